@@ -1,0 +1,33 @@
+# holdout: reproduce the research on test-set reuse, end to end.
+# Thin on purpose: config, validation, includes and the default target.
+from pathlib import Path
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: Path(workflow.basedir) / "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/bounds.smk"
+include: "workflow/rules/rvw.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/cifar10_1.smk"
+include: "workflow/rules/similarity.smk"
+include: "workflow/rules/adversarial.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        bounds_targets(),
+        rvw_targets(),
+        data_targets(),
+        cifar10_1_targets(),
+        similarity_targets(),
+        adversarial_targets(),

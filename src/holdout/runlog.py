@@ -1,0 +1,52 @@
+"""Logging helpers shared by the workflow scripts.
+
+Every rule has a ``log:`` file; scripts call :func:`script_logger` first so that
+progress, timings and warnings land in that file (and never as bare prints).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def script_logger(log_path: str | Path | None, name: str = "holdout") -> logging.Logger:
+    """Return a logger writing to ``log_path`` (and stderr), capturing warnings.
+
+    Uncaught exceptions are logged with their traceback before the script exits,
+    so a failed job's log says why it failed.
+    """
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_path is not None:
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(log_path, mode="w"))
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
+        force=True,
+    )
+    logging.captureWarnings(True)
+    logger = logging.getLogger(name)
+
+    def _excepthook(exc_type, exc, tb):  # pragma: no cover - exercised by failing jobs
+        logger.error("uncaught exception", exc_info=(exc_type, exc, tb))
+        sys.__excepthook__(exc_type, exc, tb)
+
+    sys.excepthook = _excepthook
+    return logger
+
+
+@contextlib.contextmanager
+def timed(logger: logging.Logger, what: str) -> Iterator[None]:
+    """Log the wall time of a block: ``with timed(log, "similarity matrix"): ...``."""
+    start = time.perf_counter()
+    logger.info("%s: started", what)
+    try:
+        yield
+    finally:
+        logger.info("%s: done in %.3f s", what, time.perf_counter() - start)

@@ -1,0 +1,25 @@
+# Helpers shared by every stage. Config is validated once, here, against
+# config/schema.yaml (which also fills in defaults).
+from pathlib import Path
+
+from snakemake.utils import validate
+
+
+validate(config, "../../config/schema.yaml")
+
+REPO = Path(workflow.basedir)
+
+
+def log_path(study, name):
+    """Log file of a rule: logs/<study>/<name>.log."""
+    return f"logs/{study}/{name}.log"
+
+
+def bench_path(study, name):
+    """Benchmark (time, memory) file of a rule: logs/<study>/<name>.benchmark.tsv."""
+    return f"logs/{study}/{name}.benchmark.tsv"
+
+
+def study_enabled(name):
+    """True when config[name]['enabled'] is set (each study has the switch)."""
+    return bool(config.get(name, {}).get("enabled", True))
