@@ -20,6 +20,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/cifar10_1.smk"
 include: "workflow/rules/similarity.smk"
 include: "workflow/rules/adversarial.smk"
+include: "workflow/rules/adversarial_imagenet.smk"
 
 
 rule all:
@@ -31,3 +32,4 @@ rule all:
         cifar10_1_targets(),
         similarity_targets(),
         adversarial_targets(),
+        adversarial_imagenet_targets(),

@@ -1,0 +1,8 @@
+"""Werpachowski et al. (2019), *Detecting overfitting via adversarial examples*.
+
+- ``holdout.adversarial.stats``: R_S, the importance-weighted adversarial risk R_g,
+  the statistic T_i, empirical Bernstein bounds and the tests (Sec. 3).
+- ``holdout.adversarial.synthetic``: the synthetic experiment (Sec. 4, Appendix A).
+- ``holdout.adversarial.translation``: translation attacks with exact densities
+  (Sec. 5.1, Appendix B).
+"""

@@ -1,0 +1,212 @@
+"""One on-disk format for "the predictions of K models on one test set".
+
+Every analysis in holdout reads only this format; published predictions, the
+ImageNet testbed, our own trained models and user-supplied models are all
+converted into it.
+
+File format (``.npz``, readable with plain ``numpy.load(path)``):
+
+==================  ==========================  =======================================
+key                 dtype / shape               meaning
+==================  ==========================  =======================================
+``predictions``     int16, (K, n)               predicted class of model k on example i
+``labels``          int16, (n,)                 true class of example i
+``model_names``     unicode, (K,)               unique model names
+``num_classes``     int64, ()                   number of classes C (labels in [0, C))
+``test_set``        unicode, ()                 name of the test set (e.g. ``cifar10_1_v4``)
+``metadata``        unicode, ()                 JSON list of K dicts (source, checkpoint, ...)
+``scores``          float32, (K, n, C), opt.    logits or probabilities, when known
+==================  ==========================  =======================================
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Predictions",
+    "PredictionsError",
+    "load_predictions",
+    "save_predictions",
+]
+
+
+class PredictionsError(ValueError):
+    """Raised when predictions or labels are malformed (message names the source)."""
+
+
+@dataclass(frozen=True)
+class Predictions:
+    """Predicted labels of K models on one test set of n examples.
+
+    Construct through :meth:`create` (which validates) or :func:`load_predictions`.
+    """
+
+    predictions: np.ndarray
+    labels: np.ndarray
+    model_names: tuple[str, ...]
+    num_classes: int
+    test_set: str
+    metadata: tuple[dict[str, Any], ...] = field(default=())
+    scores: np.ndarray | None = None
+
+    @classmethod
+    def create(
+        cls,
+        predictions: Any,
+        labels: Any,
+        model_names: Sequence[str],
+        *,
+        num_classes: int | None = None,
+        test_set: str = "",
+        metadata: Sequence[Mapping[str, Any]] | None = None,
+        scores: Any | None = None,
+        source: str = "<memory>",
+    ) -> "Predictions":
+        """Validate and build. ``source`` names the origin in error messages."""
+        preds = np.asarray(predictions)
+        labs = np.asarray(labels)
+        names = tuple(str(m) for m in model_names)
+        if preds.ndim == 1:
+            preds = preds[None, :]
+        if preds.ndim != 2:
+            raise PredictionsError(f"{source}: predictions must be a K x n matrix, got shape {preds.shape}")
+        if labs.ndim != 1:
+            raise PredictionsError(f"{source}: labels must be a vector, got shape {labs.shape}")
+        for what, arr in (("predictions", preds), ("labels", labs)):
+            if arr.dtype.kind == "f":
+                if np.isnan(arr).any():
+                    raise PredictionsError(f"{source}: {what} contain NaN")
+                if not np.all(arr == np.round(arr)):
+                    raise PredictionsError(f"{source}: {what} must be whole class indices")
+            elif arr.dtype.kind not in "iu":
+                raise PredictionsError(f"{source}: {what} must be integers, got dtype {arr.dtype}")
+        k, n = preds.shape
+        if labs.shape[0] != n:
+            raise PredictionsError(
+                f"{source}: {n} predictions per model but {labs.shape[0]} labels (lengths must match)"
+            )
+        if len(names) != k:
+            raise PredictionsError(f"{source}: {k} models but {len(names)} model names")
+        seen: set[str] = set()
+        dups = sorted({m for m in names if m in seen or seen.add(m)})  # type: ignore[func-returns-value]
+        if dups:
+            raise PredictionsError(f"{source}: duplicate model names: {', '.join(dups)}")
+        if num_classes is None:
+            num_classes = int(max(preds.max(initial=0), labs.max(initial=0))) + 1
+        for what, arr in (("predictions", preds), ("labels", labs)):
+            if arr.size and (arr.min() < 0 or arr.max() >= num_classes):
+                raise PredictionsError(
+                    f"{source}: {what} out of range [0, {num_classes}): min {arr.min()}, max {arr.max()}"
+                )
+        meta = tuple(dict(m) for m in metadata) if metadata is not None else tuple({} for _ in names)
+        if len(meta) != k:
+            raise PredictionsError(f"{source}: {k} models but {len(meta)} metadata entries")
+        sc = None
+        if scores is not None:
+            sc = np.asarray(scores, dtype=np.float32)
+            if sc.shape != (k, n, num_classes):
+                raise PredictionsError(f"{source}: scores must have shape {(k, n, num_classes)}, got {sc.shape}")
+            if np.isnan(sc).any():
+                raise PredictionsError(f"{source}: scores contain NaN")
+        dtype = np.int16 if num_classes <= np.iinfo(np.int16).max else np.int32
+        return cls(
+            predictions=preds.astype(dtype),
+            labels=labs.astype(dtype),
+            model_names=names,
+            num_classes=int(num_classes),
+            test_set=str(test_set),
+            metadata=meta,
+            scores=sc,
+        )
+
+    @property
+    def num_models(self) -> int:
+        return self.predictions.shape[0]
+
+    @property
+    def num_examples(self) -> int:
+        return self.predictions.shape[1]
+
+    def errors(self) -> np.ndarray:
+        """0/1 loss matrix, bool (K, n): True where model k misclassifies example i."""
+        return self.predictions != self.labels[None, :]
+
+    def correct_counts(self) -> np.ndarray:
+        """Number of correctly classified examples per model, int (K,)."""
+        return (~self.errors()).sum(axis=1)
+
+    def accuracies(self) -> np.ndarray:
+        """Accuracy per model, float (K,)."""
+        return self.correct_counts() / self.num_examples
+
+    def subset(self, names: Sequence[str]) -> "Predictions":
+        """The models ``names`` (in that order); unknown names raise ``KeyError``."""
+        index = {m: i for i, m in enumerate(self.model_names)}
+        missing = [m for m in names if m not in index]
+        if missing:
+            raise KeyError(f"unknown model names: {', '.join(missing)}")
+        rows = [index[m] for m in names]
+        return Predictions(
+            predictions=self.predictions[rows],
+            labels=self.labels,
+            model_names=tuple(names),
+            num_classes=self.num_classes,
+            test_set=self.test_set,
+            metadata=tuple(self.metadata[r] for r in rows),
+            scores=None if self.scores is None else self.scores[rows],
+        )
+
+    def drop(self, names: Sequence[str]) -> "Predictions":
+        """All models except ``names`` (names absent from the set are ignored)."""
+        drop = set(names)
+        return self.subset([m for m in self.model_names if m not in drop])
+
+
+def save_predictions(path: str | Path, preds: Predictions) -> None:
+    """Write ``preds`` to ``path`` (.npz, uncompressed for fast loading)."""
+    arrays: dict[str, Any] = {
+        "predictions": preds.predictions,
+        "labels": preds.labels,
+        "model_names": np.array(preds.model_names, dtype=str),
+        "num_classes": np.int64(preds.num_classes),
+        "test_set": np.array(preds.test_set),
+        "metadata": np.array(json.dumps(list(preds.metadata))),
+    }
+    if preds.scores is not None:
+        arrays["scores"] = preds.scores
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+
+
+def load_predictions(path: str | Path) -> Predictions:
+    """Read and validate a predictions file written by :func:`save_predictions`."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            missing = {"predictions", "labels", "model_names"} - set(z.files)
+            if missing:
+                raise PredictionsError(f"{path}: missing arrays {sorted(missing)}")
+            return Predictions.create(
+                z["predictions"],
+                z["labels"],
+                [str(m) for m in z["model_names"]],
+                num_classes=int(z["num_classes"]) if "num_classes" in z.files else None,
+                test_set=str(z["test_set"]) if "test_set" in z.files else "",
+                metadata=json.loads(str(z["metadata"])) if "metadata" in z.files else None,
+                scores=z["scores"] if "scores" in z.files else None,
+                source=str(path),
+            )
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, PredictionsError):
+            raise
+        raise PredictionsError(f"{path}: not a readable predictions file ({exc})") from exc
