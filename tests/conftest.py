@@ -44,17 +44,19 @@ def run_workflow(
     ``config`` values are passed with ``--config key=value`` (use YAML syntax
     for nested values, e.g. ``{"bounds": "{enabled: true}"}``).
     """
-    cmd = [
-        sys.executable, "-m", "snakemake",
+    cmd = [sys.executable, "-m", "snakemake"]
+    # --configfile and --config take several values: each is followed by an
+    # option, so that the targets at the end are never read as their values.
+    for cf in configfiles or []:
+        cmd += ["--configfile", str(cf)]
+    if config:
+        cmd += ["--config"] + [f"{k}={v}" for k, v in config.items()]
+    cmd += [
         "-s", str(REPO / "Snakefile"),
         "-d", str(workdir),
         "--cores", str(cores),
         "--nolock",
     ]
-    for cf in configfiles or []:
-        cmd += ["--configfile", str(cf)]
-    if config:
-        cmd += ["--config"] + [f"{k}={v}" for k, v in config.items()]
     cmd += list(extra or [])
     cmd += list(targets)
     env = dict(os.environ)
