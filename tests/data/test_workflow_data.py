@@ -1,0 +1,62 @@
+"""The data stage end to end: offline config, mirror, conversion rules, user predictions."""
+
+from __future__ import annotations
+
+import numpy as np
+import yaml
+
+from holdout.predictions import load_predictions
+
+ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
+
+
+def test_data_stage_offline(tmp_path, repo, shared_data, workflow_runner):
+    ex = repo / "config" / "examples"
+    extra = tmp_path / "test.yaml"
+    extra.write_text(yaml.safe_dump({"data": {
+        "mirror": str(shared_data),
+        "user_predictions": [{"name": "example", "predictions": str(ex / "user_predictions.csv"),
+                              "labels": str(ex / "user_labels.csv"), "num_classes": 10}],
+    }}))
+    sets = ["cifar10_1_v4", "cifar10_1_v6", "imagenet_val", "imagenetv2_b33", "user_example"]
+    have_archive = (shared_data / ARCHIVE).is_file()
+    if have_archive:
+        sets.append("cifar10_original")
+    targets = [f"resources/predictions/{s}.npz" for s in sets]
+    proc = workflow_runner(tmp_path, *targets, configfiles=[repo / "config" / "offline.yaml", extra],
+                            extra=["--"])
+    if not have_archive:
+        warnings = [ln for ln in proc.stderr.splitlines() if "not in the mirror" in ln]
+        assert len(warnings) == 1, proc.stderr[-3000:]
+        assert ARCHIVE in warnings[0] and "cifar10_original" in warnings[0]
+    expected = {"cifar10_1_v4": (30, 2021), "cifar10_1_v6": (30, 2000), "cifar10_original": (30, 10000),
+                "imagenet_val": (67, 50000), "imagenetv2_b33": (67, 10000), "user_example": (3, 300)}
+    for s in sets:
+        p = load_predictions(tmp_path / f"resources/predictions/{s}.npz")
+        assert (p.num_models, p.num_examples) == expected[s]
+    # raw files keep the mirror's layout and bytes
+    raw = tmp_path / "resources/raw/CIFAR-10.1/datasets/cifar10.1_v4_labels.npy"
+    np.testing.assert_array_equal(np.load(raw), np.load(shared_data / "CIFAR-10.1/datasets/cifar10.1_v4_labels.npy"))
+    assert not list((tmp_path / "resources").rglob("*partial*"))
+    assert (tmp_path / "logs/data/convert_cifar10_1_v4.log").read_text().count("wrote") == 1
+
+
+def test_corrupt_mirror_stops_the_workflow(tmp_path, repo, shared_data, workflow_runner):
+    """A mirror file whose bytes differ from config's checksum fails the fetch job, with the
+    file, both checksums and the fix in the log, and nothing lands in resources/raw."""
+    mirror = tmp_path / "mirror"
+    labels = mirror / "CIFAR-10.1/datasets/cifar10.1_v6_labels.npy"
+    labels.parent.mkdir(parents=True)
+    labels.write_bytes((shared_data / "CIFAR-10.1/datasets/cifar10.1_v6_labels.npy").read_bytes()[:-8])
+    extra = tmp_path / "test.yaml"
+    extra.write_text(yaml.safe_dump({"data": {"mirror": str(mirror)}}))
+    work = tmp_path / "work"
+    work.mkdir()
+    target = "resources/raw/CIFAR-10.1/datasets/cifar10.1_v6_labels.npy"
+    proc = workflow_runner(work, target, configfiles=[repo / "config" / "offline.yaml", extra],
+                            extra=["--"], check=False)
+    assert proc.returncode != 0
+    log = (work / "logs/data/fetch/CIFAR-10.1/datasets/cifar10.1_v6_labels.npy.log").read_text()
+    assert "checksum mismatch for cifar10.1_v6_labels.npy" in log
+    assert "sha256:ae40beda001693674edc94d925ee8268cfe68905f8f9aff800c8dcdfcd6c9448" in log
+    assert [p for p in (work / "resources").rglob("*") if p.is_file()] == []
