@@ -51,6 +51,7 @@ __all__ = [
     "parse_checksum",
     "read_cifar10_1_prediction_file",
     "resolve_url",
+    "source_of",
     "verify_checksum",
 ]
 
@@ -128,6 +129,14 @@ def resolve_url(relpath: str, urls: Mapping[str, str]) -> str:
         raise DataError(f"no URL configured for {relpath} (add a prefix of it to data.urls)")
     prefix = max(matches, key=len)
     return urls[prefix] + relpath[len(prefix):]
+
+
+def source_of(relpath: str, mirror: str | Path | None, urls: Mapping[str, str]) -> str:
+    """Where the mirror-relative file ``relpath`` comes from: ``mirror/relpath`` when a mirror
+    folder is configured (a relative one is taken from the working directory), else its URL."""
+    if mirror:
+        return str(Path(mirror).expanduser().resolve() / relpath)
+    return resolve_url(relpath, urls)
 
 
 def _is_url(source: str) -> bool:

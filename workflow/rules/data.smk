@@ -13,7 +13,7 @@ rule data_fetch_file:
     wildcard_constraints:
         relpath="|".join(re.escape(p) for p in _DATA_SINGLE) or "NO_FILE",
     params:
-        sources=lambda w: [data_source(w.relpath)],
+        relpaths=lambda w: [w.relpath],
         checksums=lambda w: [data_checksum(w.relpath)],
     log:
         log_path("data", "fetch/{relpath}"),
@@ -36,7 +36,7 @@ rule data_fetch_cifar10_1_predictions:
     wildcard_constraints:
         split="|".join(DATA_C101_SPLITS),
     params:
-        sources=lambda w: [data_source(p) for p in data_c101_prediction_files(w.split)],
+        relpaths=lambda w: data_c101_prediction_files(w.split),
         checksums=lambda w: [data_checksum(p) for p in data_c101_prediction_files(w.split)],
     log:
         log_path("data", "fetch_cifar10_1_{split}_predictions"),
@@ -59,7 +59,7 @@ rule data_fetch_imagenet_predictions:
     wildcard_constraints:
         dataset="|".join(re.escape(d) for d in DATA["imagenet_datasets"].values()) or "NO_DATASET",
     params:
-        sources=lambda w: [data_source(p) for p in data_imagenet_prediction_files(w.dataset)],
+        relpaths=lambda w: data_imagenet_prediction_files(w.dataset),
         checksums=lambda w: [data_checksum(p) for p in data_imagenet_prediction_files(w.dataset)],
     log:
         log_path("data", "fetch_imagenet_{dataset}_predictions"),

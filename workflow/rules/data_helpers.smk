@@ -4,7 +4,7 @@ import re
 from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger as _data_logger
 
-from holdout.data import resolve_url as _data_resolve_url
+from holdout.data import source_of as _data_source_of
 
 DATA = config["data"]
 DATA_RAW = "resources/raw"
@@ -29,10 +29,7 @@ def data_mirror():
 
 def data_source(relpath):
     """Where a mirror-relative file comes from: the mirror copy, else its URL."""
-    mirror = data_mirror()
-    if mirror is not None:
-        return str(mirror / relpath)
-    return _data_resolve_url(relpath, DATA["urls"])
+    return _data_source_of(relpath, DATA.get("mirror"), DATA["urls"])
 
 
 def data_checksum(relpath):
