@@ -1,8 +1,10 @@
-"""The data stage end to end: offline config, mirror, conversion rules, user predictions."""
+"""The data and cifar10_1 stages end to end with the offline config on the real mirror (one run),
+and a corrupt mirror stopping the workflow."""
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import yaml
 
 from holdout.predictions import load_predictions
@@ -10,7 +12,12 @@ from holdout.predictions import load_predictions
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 
 
-def test_data_stage_offline(tmp_path, repo, shared_data, workflow_runner):
+C101 = ["new_test_accuracies.csv", "new_test_accuracies.md", "table5.csv", "table5.md"]
+C101_ORIGINAL = ["table1.csv", "table1.md", "table4.csv", "table4.md", "linear_fit.csv", "linear_fit.md",
+                 "figure2.png", "figure2.pdf", "figure2.csv", "figure2_fit.csv"]
+
+
+def test_offline_data_and_cifar10_1_stages(tmp_path, repo, shared_data, workflow_runner):
     ex = repo / "config" / "examples"
     extra = tmp_path / "test.yaml"
     extra.write_text(yaml.safe_dump({"data": {
@@ -23,6 +30,7 @@ def test_data_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     if have_archive:
         sets.append("cifar10_original")
     targets = [f"resources/predictions/{s}.npz" for s in sets]
+    targets += [f"results/cifar10_1/{n}" for n in C101 + (C101_ORIGINAL if have_archive else [])]
     proc = workflow_runner(tmp_path, *targets, configfiles=[repo / "config" / "offline.yaml", extra],
                             extra=["--"])
     if not have_archive:
@@ -39,6 +47,19 @@ def test_data_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     np.testing.assert_array_equal(np.load(raw), np.load(shared_data / "CIFAR-10.1/datasets/cifar10.1_v4_labels.npy"))
     assert not list((tmp_path / "resources").rglob("*partial*"))
     assert (tmp_path / "logs/data/convert_cifar10_1_v4.log").read_text().count("wrote") == 1
+    # cifar10_1 stage: Recht et al. Table 1, shake_shake_64d_cutout 93.0 [91.8, 94.0] on v4
+    res = tmp_path / "results/cifar10_1"
+    acc = pd.read_csv(res / "new_test_accuracies.csv").set_index("model")
+    assert len(acc) == 30
+    row = acc.loc["shake_shake_64d_cutout"]
+    assert [f"{row[c]:.1f}" for c in ("v4_accuracy", "v4_ci_low", "v4_ci_high")] == ["93.0", "91.8", "94.0"]
+    table5_md = (res / "table5.md").read_text()
+    assert "n = 2,021" in table5_md and "| shake_shake_64d_cutout |" in table5_md
+    if have_archive:
+        assert len(pd.read_csv(res / "table1.csv")) == 30
+    else:
+        assert "not available to this run" in table5_md
+        assert not (res / "table1.csv").exists()
 
 
 def test_corrupt_mirror_stops_the_workflow(tmp_path, repo, shared_data, workflow_runner):
