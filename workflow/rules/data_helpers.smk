@@ -32,6 +32,22 @@ def data_source(relpath):
     return _data_source_of(relpath, DATA.get("mirror"), DATA["urls"])
 
 
+def data_raw_path(relpath):
+    """Where the fetched, verified copy of a mirror-relative file lives (e.g. the CIFAR-10
+    archive: data_raw_path(DATA_CIFAR10_ARCHIVE); the rule data_fetch_file makes it)."""
+    return f"{DATA_RAW}/{relpath}"
+
+
+def data_file_available(relpath):
+    """True when a mirror-relative file can be fetched under the current config: it has a
+    checksum and, with data.mirror set, the mirror holds it (e.g. the CIFAR-10.1 images,
+    CIFAR-10.1/datasets/cifar10.1_v6_data.npy, are not in ../shared/data)."""
+    if relpath not in DATA["checksums"]:
+        return False
+    mirror = data_mirror()
+    return mirror is None or (mirror / relpath).is_file()
+
+
 def data_checksum(relpath):
     """The configured checksum of a mirror-relative file (a file without one is never fetched)."""
     try:
