@@ -16,6 +16,7 @@ from holdout.data import (
     fetch,
     parse_checksum,
     resolve_url,
+    source_of,
     verify_checksum,
 )
 
@@ -137,3 +138,12 @@ def test_config_checksums_match_every_mirror_file(repo, shared_data):
             sums[path] = "sha256:" + digest
     assert {p: checks[p] for p in sums} == sums
     assert len(sums) == 2 + 3 * 30 + 2 + 1 + 2 * 67
+
+
+def test_source_of_prefers_the_mirror(tmp_path, monkeypatch):
+    urls = {"CIFAR-10.1/": "https://example.org/c/"}
+    assert source_of("CIFAR-10.1/a.npy", None, urls) == "https://example.org/c/a.npy"
+    assert source_of("CIFAR-10.1/a.npy", str(tmp_path), urls) == str(tmp_path / "CIFAR-10.1/a.npy")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m").mkdir()
+    assert source_of("x/y", "m", urls) == str(tmp_path / "m" / "x/y")  # relative: from the working directory
