@@ -1,8 +1,178 @@
-# Stage: data. Rules, then the list of final outputs that "rule all" asks for.
+# Stage: data. Fetch (mirror or download, always verified) into resources/raw/ in the
+# mirror's layout, then convert into the one predictions format, resources/predictions/.
+# Helpers, available_prediction_sets() and data_targets() are in data_helpers.smk.
 
 
-def data_targets():
-    """Final outputs of the data stage (empty when the stage is disabled)."""
-    if not study_enabled("data"):
-        return []
-    return []
+include: "data_helpers.smk"
+
+
+rule data_fetch_file:
+    """One file (archive, labels, dataset list) from the mirror or its URL, verified."""
+    output:
+        f"{DATA_RAW}/{{relpath}}",
+    wildcard_constraints:
+        relpath="|".join(re.escape(p) for p in _DATA_SINGLE) or "NO_FILE",
+    params:
+        relpaths=lambda w: [w.relpath],
+        checksums=lambda w: [data_checksum(w.relpath)],
+    log:
+        log_path("data", "fetch/{relpath}"),
+    benchmark:
+        bench_path("data", "fetch/{relpath}")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=512,
+        runtime=60,
+    script:
+        "../scripts/data_fetch.py"
+
+
+rule data_fetch_cifar10_1_predictions:
+    """The 30 published models' predictions on one split (original, v4, v6), verified."""
+    output:
+        [f"{DATA_RAW}/{DATA_C101_PRED_DIR}/{{split}}_predictions/{m}_predictions.json" for m in DATA["cifar10_1_models"]],
+    wildcard_constraints:
+        split="|".join(DATA_C101_SPLITS),
+    params:
+        relpaths=lambda w: data_c101_prediction_files(w.split),
+        checksums=lambda w: [data_checksum(p) for p in data_c101_prediction_files(w.split)],
+    log:
+        log_path("data", "fetch_cifar10_1_{split}_predictions"),
+    benchmark:
+        bench_path("data", "fetch_cifar10_1_{split}_predictions")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=512,
+        runtime=30,
+    script:
+        "../scripts/data_fetch.py"
+
+
+rule data_fetch_imagenet_predictions:
+    """Top-5 predictions of the testbed models on one ImageNet dataset, verified."""
+    output:
+        [f"{DATA_RAW}/{DATA_IMAGENET_PRED_DIR}/{{dataset}}/{m}.npy" for m in DATA["imagenet_models"]],
+    wildcard_constraints:
+        dataset="|".join(re.escape(d) for d in DATA["imagenet_datasets"].values()) or "NO_DATASET",
+    params:
+        relpaths=lambda w: data_imagenet_prediction_files(w.dataset),
+        checksums=lambda w: [data_checksum(p) for p in data_imagenet_prediction_files(w.dataset)],
+    log:
+        log_path("data", "fetch_imagenet_{dataset}_predictions"),
+    benchmark:
+        bench_path("data", "fetch_imagenet_{dataset}_predictions")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=60,
+    script:
+        "../scripts/data_fetch.py"
+
+
+rule data_convert_cifar10_1:
+    """CIFAR-10.1 v4 / v6: published predictions + labels -> predictions format."""
+    input:
+        labels=f"{DATA_RAW}/CIFAR-10.1/datasets/cifar10.1_{{version}}_labels.npy",
+        predictions=[f"{DATA_RAW}/{DATA_C101_PRED_DIR}/{{version}}_predictions/{m}_predictions.json" for m in DATA["cifar10_1_models"]],
+    output:
+        f"{DATA_PRED}/cifar10_1_{{version}}.npz",
+    wildcard_constraints:
+        version="v4|v6",
+    params:
+        model_names=list(DATA["cifar10_1_models"].values()),
+        test_set=lambda w: f"cifar10_1_{w.version}",
+    log:
+        log_path("data", "convert_cifar10_1_{version}"),
+    benchmark:
+        bench_path("data", "convert_cifar10_1_{version}")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    script:
+        "../scripts/data_convert_cifar10_1.py"
+
+
+rule data_convert_cifar10_original:
+    """Original CIFAR-10 test set: published predictions + test_batch labels of the archive."""
+    input:
+        archive=f"{DATA_RAW}/{DATA_CIFAR10_ARCHIVE}",
+        predictions=[f"{DATA_RAW}/{p}" for p in data_c101_prediction_files("original")],
+    output:
+        data_prediction_path("cifar10_original"),
+    params:
+        model_names=list(DATA["cifar10_1_models"].values()),
+        test_set="cifar10_original",
+    log:
+        log_path("data", "convert_cifar10_original"),
+    benchmark:
+        bench_path("data", "convert_cifar10_original")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    script:
+        "../scripts/data_convert_cifar10_1.py"
+
+
+rule data_convert_imagenet:
+    """ImageNet testbed: top-1 (column 0 of top-5) of every model + labels from the dataset json."""
+    input:
+        dataset=lambda w: f"{DATA_RAW}/ImageNetV2/data/datasets/{DATA['imagenet_datasets'][w.imagenet_set]}.json",
+        class_info=f"{DATA_RAW}/{DATA_IMAGENET_CLASS_INFO}",
+        predictions=lambda w: [f"{DATA_RAW}/{p}" for p in data_imagenet_prediction_files(DATA["imagenet_datasets"][w.imagenet_set])],
+    output:
+        f"{DATA_PRED}/{{imagenet_set}}.npz",
+    wildcard_constraints:
+        imagenet_set="|".join(re.escape(s) for s in DATA["imagenet_datasets"]) or "NO_SET",
+    params:
+        model_names=list(DATA["imagenet_models"]),
+        test_set=lambda w: w.imagenet_set,
+    log:
+        log_path("data", "convert_{imagenet_set}"),
+    benchmark:
+        bench_path("data", "convert_{imagenet_set}")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    script:
+        "../scripts/data_convert_imagenet.py"
+
+
+rule data_convert_user:
+    """Your own models (data.user_predictions): CSV / NPY + labels -> predictions format."""
+    input:
+        predictions=lambda w: data_user_entries()[w.name]["predictions"],
+        labels=lambda w: data_user_entries()[w.name]["labels"],
+    output:
+        f"{DATA_PRED}/user_{{name}}.npz",
+    wildcard_constraints:
+        name="|".join(re.escape(n) for n in data_user_entries()) or "NO_USER_SET",
+    params:
+        entry=lambda w: data_user_entries()[w.name],
+    log:
+        log_path("data", "convert_user_{name}"),
+    benchmark:
+        bench_path("data", "convert_user_{name}")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    script:
+        "../scripts/data_convert_user.py"
+

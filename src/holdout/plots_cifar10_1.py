@@ -1,0 +1,50 @@
+"""Figures of the CIFAR-10.1 study (Recht et al. 2018)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+__all__ = ["plot_figure2"]
+
+
+def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, outputs: list[str | Path],
+                 *, band_level: float = 0.95) -> None:
+    """Recht et al. Figure 2: new vs original test accuracy of the 30 models.
+
+    ``points``: columns ``orig_accuracy, orig_ci_low, orig_ci_high, new_accuracy,
+    new_ci_low, new_ci_high`` (percent). ``line``: columns ``x, fit, band_low, band_high``
+    (the least-squares line and its confidence band). Writes every path in ``outputs``
+    (the format follows the suffix: .png, .pdf).
+    """
+    fig, ax = plt.subplots(figsize=(5.2, 4.6))
+    lo = min(points["orig_ci_low"].min(), points["new_ci_low"].min()) - 1
+    hi = max(points["orig_ci_high"].max(), points["new_ci_high"].max()) + 1
+    ax.plot([lo, 100], [lo, 100], ls="--", color="0.35", lw=1, label="y = x")
+    ax.fill_between(line["x"], line["band_low"], line["band_high"], color="tab:red", alpha=0.2, lw=0,
+                    label=f"{100 * band_level:.0f}% confidence band")
+    ax.plot(line["x"], line["fit"], color="tab:red", lw=1.5, label="Linear fit")
+    ax.errorbar(
+        points["orig_accuracy"], points["new_accuracy"],
+        xerr=[points["orig_accuracy"] - points["orig_ci_low"], points["orig_ci_high"] - points["orig_accuracy"]],
+        yerr=[points["new_accuracy"] - points["new_ci_low"], points["new_ci_high"] - points["new_accuracy"]],
+        fmt="o", ms=3.5, color="tab:blue", ecolor="tab:blue", elinewidth=0.8, capsize=0,
+        label="Model accuracy (95% Clopper-Pearson)",
+    )
+    ax.set_xlim(points["orig_ci_low"].min() - 1, 100)
+    ax.set_ylim(points["new_ci_low"].min() - 2, min(hi, 100))
+    ax.set_xlabel("Original test accuracy (%)")
+    ax.set_ylabel("New test accuracy (%)")
+    ax.set_title("CIFAR-10: new test set (v4) vs original test set")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    fig.tight_layout()
+    for out in outputs:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, dpi=150)
+    plt.close(fig)
