@@ -24,7 +24,7 @@ from holdout.rvw import (
 
 @pytest.fixture(scope="module")
 def resources(repo: Path) -> Path:
-    return repo / "workflow" / "resources" / "rvw"
+    return repo / "config" / "rvw"
 
 
 def _write(tmp_path: Path, doc: object, name: str = "d.yaml") -> Path:
