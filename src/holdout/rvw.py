@@ -512,7 +512,7 @@ def description_length(path: str | Path, english: EnglishRubric | None = None) -
     p = Path(path)
     ctx = _Ctx(p)
     try:
-        raw = yaml.safe_load(p.read_text())
+        raw = yaml.load(p.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe either way
     except FileNotFoundError:
         raise DescriptionError(f"{p}: description file not found") from None
     except yaml.YAMLError as exc:
