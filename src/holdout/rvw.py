@@ -139,6 +139,10 @@ def rvw_bound(
     written with the discriminant in that form so that nothing cancels. ``p* <= 1``
     always (``T(1) = p_hat <= 1``). Inputs broadcast (numpy); a scalar in gives a float.
 
+    Scope: the proof's Chernoff step (Claims A.1-A.2) uses ``KL(p - eps || p) >=
+    eps^2 / (2 p (1 - p))``, shown for ``p <= 1/2``; the guarantee is thus for population
+    errors up to 1/2 (every case of interest). Outside it the formula is still evaluated.
+
     Defaults are the paper's ``C = 5000`` and ``delta = 0.05`` (Sec. 3.3). Example:
     ``rvw_bound(0.0449, 426, 50_000)`` = 0.07388 (Table 1, ResNet-152: 7.39%).
     """

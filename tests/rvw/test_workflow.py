@@ -47,11 +47,16 @@ def test_rvw_stage_default_config_reproduces_tables_1_and_2(tmp_path: Path, work
     assert (tmp_path / "logs" / "rvw" / "table_table2.benchmark.tsv").is_file()
 
 
-def test_rvw_stage_rows_from_description_files(tmp_path: Path, workflow_runner):
-    """A table whose rows take bits from description files, under each English option."""
+def test_rvw_stage_rows_from_description_files_and_a_bad_one(tmp_path: Path, workflow_runner):
+    """Tables whose rows take bits from description files (each English option), plus a table whose
+    description file is malformed: that job fails with the file and key in its log (--keep-going
+    lets the good tables finish in the same run)."""
     own = tmp_path / "my_model.yaml"
     own.write_text(yaml.safe_dump({"name": "mine", "parts": [
         {"english": "train with momentum 0.9"}, {"counted": {"bits": 100, "what": "architecture"}}]}))
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({"name": "b", "parts": [{"math": {
+        "symbols": ["x"], "operators": {"y": ["tanh", "x"]}, "outputs": {"o": "y"}}}]}))
     cfg = {"rvw": {"C": 2000, "delta": 0.1, "tables": [
         {"id": "mine_chars", "english": {"option": "character"}, "rows": [
             {"name": "BN only", "test_error": 0.1, "n": 10000, "description": "config/rvw/batch_norm.yaml"},
@@ -59,10 +64,17 @@ def test_rvw_stage_rows_from_description_files(tmp_path: Path, workflow_runner):
             {"name": "given", "test_error": 0.1, "n": 10000, "bits": 123}]},
         {"id": "mine_words", "english": {"option": "word", "bits_per_word": 10}, "rows": [
             {"name": "mine", "test_error": 0.1, "n": 10000, "description": str(own)}]},
+        {"id": "broken", "rows": [{"name": "m", "test_error": 0.1, "n": 100, "description": str(bad)}]},
     ]}}
     cf = tmp_path / "cfg.yaml"
     cf.write_text(yaml.safe_dump(cfg))
-    workflow_runner(tmp_path, "results/rvw/mine_chars.csv", "results/rvw/mine_words.csv", configfiles=[cf], extra=END_LIST)
+    proc = workflow_runner(tmp_path, "results/rvw/mine_chars.csv", "results/rvw/mine_words.csv",
+                           "results/rvw/broken.csv", configfiles=[cf], extra=["--keep-going"], check=False)
+    assert proc.returncode != 0
+    log = (tmp_path / "logs/rvw/table_broken.log").read_text()
+    assert f"{bad}: parts[0].math.operators.y: unknown operator 'tanh'" in log
+    assert not (tmp_path / "results/rvw/broken.csv").exists()
+
     chars = pd.read_csv(tmp_path / "results/rvw/mine_chars.csv")
     words = pd.read_csv(tmp_path / "results/rvw/mine_words.csv")
     from holdout.rvw import rvw_bound
@@ -76,21 +88,23 @@ def test_rvw_stage_rows_from_description_files(tmp_path: Path, workflow_runner):
     assert chars["bits_source"].iloc[0].endswith("config/rvw/batch_norm.yaml")
 
 
-def test_rvw_stage_bad_config_and_bad_description_stop_with_a_clear_message(tmp_path: Path, workflow_runner):
-    cf = tmp_path / "cfg.yaml"
-    cf.write_text(yaml.safe_dump({"rvw": {"tables": [{"id": "t", "rows": [
-        {"name": "m", "test_error": 0.1, "n": 100, "bits": 5, "description": "x.yaml"}]}]}}))
-    proc = workflow_runner(tmp_path, "results/rvw/t.csv", configfiles=[cf], extra=END_LIST, check=False)
-    out = proc.stderr + proc.stdout
-    assert proc.returncode != 0  # a row may not give both bits and a description
-    assert "Failed validating 'oneOf'" in out and "['rows']" in out
+@pytest.mark.parametrize(
+    "row,needle",
+    [
+        ({"name": "m", "test_error": 0.1, "n": 100, "bits": 5, "description": "x.yaml"}, "oneOf"),
+        ({"name": "m", "test_error": 0.1, "n": 100}, "oneOf"),
+        ({"name": "m", "test_error": 4.49, "n": 100, "bits": 5}, "test_error"),
+        ({"name": "m", "test_error": 0.1, "n": 100, "bits": 5, "colour": "red"}, "colour"),
+    ],
+)
+def test_rvw_config_schema_rejects_bad_rows(repo: Path, row, needle):
+    """config/schema.yaml (as Snakemake applies it at start-up) stops a bad row and names the key."""
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
 
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(yaml.safe_dump({"name": "b", "parts": [{"math": {
-        "symbols": ["x"], "operators": {"y": ["tanh", "x"]}, "outputs": {"o": "y"}}}]}))
-    cf.write_text(yaml.safe_dump({"rvw": {"tables": [{"id": "t", "rows": [
-        {"name": "m", "test_error": 0.1, "n": 100, "description": str(bad)}]}]}}))
-    proc = workflow_runner(tmp_path, "results/rvw/t.csv", configfiles=[cf], extra=END_LIST, check=False)
-    assert proc.returncode != 0
-    log = (tmp_path / "logs/rvw/table_t.log").read_text()
-    assert f"{bad}: parts[0].math.operators.y: unknown operator 'tanh'" in log
+    config = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+    config["rvw"]["tables"] = [{"id": "t", "rows": [row]}]
+    with pytest.raises(WorkflowError, match=needle):
+        validate(config, str(repo / "config" / "schema.yaml"))
+    config["rvw"]["tables"] = yaml.safe_load((repo / "config" / "config.yaml").read_text())["rvw"]["tables"]
+    validate(config, str(repo / "config" / "schema.yaml"))  # the shipped defaults are valid
