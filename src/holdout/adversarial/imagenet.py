@@ -27,10 +27,10 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import torch
 
 from holdout.adversarial.translation import (
     ATTACKS,
@@ -39,6 +39,9 @@ from holdout.adversarial.translation import (
     concatenate_results,
     translation_attacks,
 )
+
+if TYPE_CHECKING:  # torch is imported by the functions that run models: the tables
+    import torch  # (figure5_table, summary_table) serve torch-free environments
 
 __all__ = [
     "IMAGENET_MEAN",
@@ -65,6 +68,8 @@ _WNID = re.compile(r"^n\d{8}$")
 # ---------------------------------------------------------------------------
 def resolve_device(spec: str) -> torch.device:
     """``"auto"``: CUDA when available, else CPU; otherwise the named device."""
+    import torch
+
     if spec == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     dev = torch.device(spec)
@@ -126,6 +131,7 @@ def build_model(name: str, weights: str, seed: int) -> torch.nn.Module:
     """A torchvision classifier. ``weights="random"``: random initialisation (seeded;
     no download); otherwise a torchvision weights name (``"IMAGENET1K_V1"``,
     ``"DEFAULT"``), downloaded by torchvision into its cache as usual."""
+    import torch
     from torchvision.models import get_model, get_model_weights, list_models
 
     if name not in list_models():
@@ -154,7 +160,9 @@ def _collate(batch):
     return canv, labels, idx
 
 
-class _Indexed(torch.utils.data.Dataset):
+class _Indexed:
+    """Map-style dataset yielding (canvas, label, index in the folder)."""
+
     def __init__(self, ds, indices):
         self.ds, self.indices = ds, indices
 
@@ -189,6 +197,8 @@ def run_study(
     The random attacks are seeded by the image's index in ``dataset``, so a run
     on a sub-sample gives the same per-image result as a run on everything.
     """
+    import torch
+
     device = torch.device(device)
     model = model.to(device)
     loader = torch.utils.data.DataLoader(

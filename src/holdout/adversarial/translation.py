@@ -74,9 +74,12 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:  # torch is imported where the model runs, so that the constants and
+    import torch  # result types serve torch-free analysis environments too
 
 __all__ = [
     "ATTACKS",
@@ -300,6 +303,8 @@ class _WindowCache:
     """
 
     def __init__(self, model, canvases, labels, origins, window, R, batch_size, device):
+        import torch
+
         self.model = model
         self.canvases = canvases
         self.labels = labels
@@ -330,6 +335,8 @@ class _WindowCache:
         return int(flat.size)
 
     def _evaluate(self, flat: np.ndarray) -> None:
+        import torch
+
         S, R, h, w = self.S, self.R, self.h, self.w
         i, rest = np.divmod(flat, S * S)
         r, c = np.divmod(rest, S)
@@ -415,6 +422,8 @@ def _random_offsets(attack: str, V: TranslationSet, seed: int, indices: np.ndarr
 # the driver
 # ---------------------------------------------------------------------------
 def _as_canvases(canvases) -> list[torch.Tensor]:
+    import torch
+
     if isinstance(canvases, torch.Tensor):
         if canvases.ndim != 4:
             raise ValueError(f"canvases must have shape (n, C, H, W), got {tuple(canvases.shape)}")
@@ -426,7 +435,6 @@ def _as_canvases(canvases) -> list[torch.Tensor]:
     return out
 
 
-@torch.no_grad()
 def translation_attacks(
     model: torch.nn.Module,
     canvases: torch.Tensor | Sequence[torch.Tensor],
@@ -463,6 +471,19 @@ def translation_attacks(
     batch_size : windows per forward pass (windows of different images share batches).
     device : where the model runs (default: the device of its first parameter, else CPU).
     """
+    import torch
+
+    with torch.no_grad():
+        return _translation_attacks(
+            model, canvases, labels, window=window, eps=eps, norm=norm, origins=origins,
+            attacks=attacks, seed=seed, indices=indices, batch_size=batch_size, device=device, log=log,
+        )
+
+
+def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins, attacks, seed,
+                         indices, batch_size, device, log) -> TranslationAttackResult:
+    import torch
+
     attacks = tuple(attacks)
     unknown = [a for a in attacks if a not in ATTACKS]
     if unknown or not attacks or len(set(attacks)) != len(attacks):
