@@ -357,8 +357,10 @@ def test_real_network_on_real_crops():
     canv = torch.randn(6, 3, 23, 25)
     labels = np.arange(6) % 5
     net.train()
+    net[0].eval()  # mixed modes: each is restored as it was
     res = translation_attacks(net, canv, labels, window=(11, 11), eps=2, batch_size=50)
-    assert net.training  # the mode is restored
+    assert net.training and not net[0].training and net[4].training
+    net.eval()
     top, left = centre_origin((23, 25), (11, 11))
     with torch.no_grad():
         logits = net(canv[:, :, top : top + 11, left : left + 11])

@@ -456,7 +456,8 @@ def translation_attacks(
     Parameters
     ----------
     model : maps a batch ``(B, C, h, w)`` to logits ``(B, K)``. It is switched to
-        ``eval()`` for the run (the AEG needs a deterministic f) and restored after.
+        ``eval()`` for the run (the AEG needs a deterministic f); every submodule's
+        mode is restored after.
     canvases : ``(n, C, H, W)`` tensor or a sequence of ``(C, H_i, W_i)`` tensors,
         already preprocessed (e.g. normalised) as the model expects.
     labels : true classes y_i.
@@ -517,7 +518,7 @@ def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins,
         device = param.device if param is not None else torch.device("cpu")
     device = torch.device(device)
     canv = [c.to(device) for c in canv]
-    was_training = model.training
+    modes = [(mod, mod.training) for mod in model.modules()]  # restored one by one after
     model.eval()
     t0 = time.perf_counter()
     try:
@@ -598,7 +599,8 @@ def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins,
             )
         forward = (cache.mis >= 0).reshape(n, -1).sum(axis=1).astype(np.int64)
     finally:
-        model.train(was_training)
+        for mod, mode in modes:
+            mod.training = mode
     if log is not None:
         dt = time.perf_counter() - t0
         log.info(
