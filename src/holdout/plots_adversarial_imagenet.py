@@ -28,7 +28,7 @@ _SPLIT_TITLE = {"train": "training-set sample", "val": "validation set"}
 def plot_figure5(table: pd.DataFrame, model: str) -> plt.Figure:
     """One row per split (training sample first, as in the paper; then validation):
     left, the p-value of the pairwise test (7) against the sample size for each AEG;
-    right, R_S and R_g with 97.5% intervals for the ``strongest`` AEG."""
+    right, R_S and R_g with 97.5% intervals (clipped to [0, 1]) for the ``strongest`` AEG."""
     splits = [s for s in ("train", "val") if s in set(table["split"])]
     if not splits:
         raise ValueError("figure 5 table has no 'train' or 'val' rows")
@@ -50,7 +50,9 @@ def plot_figure5(table: pd.DataFrame, model: str) -> plt.Figure:
         if len(s):
             for est, colour, name in (("R_S", "tab:gray", r"$\hat R_S(f)$"), ("R_g", "tab:blue", r"$\hat R_g(f)$")):
                 ax.plot(s["sample_size"], s[est], color=colour, marker="o", label=name)
-                ax.fill_between(s["sample_size"], s[f"{est}_lo"], s[f"{est}_hi"], color=colour, alpha=0.2)
+                # the band is clipped to [0, 1] (a risk); the CSV keeps the raw interval
+                lo, hi = s[f"{est}_lo"].clip(0.0, 1.0), s[f"{est}_hi"].clip(0.0, 1.0)
+                ax.fill_between(s["sample_size"], lo, hi, color=colour, alpha=0.2)
             ax.legend(frameon=False)
         ax.set_xscale("log")
         ax.set_xlabel("sample size")

@@ -375,3 +375,14 @@ def test_feeds_the_statistics(hand):
     res, _ = _run(hand, {(0, 0): 1.0, (0, 1): 2.0})
     t = res.t_statistic("strongest")
     assert t.shape == (1,) and t[0] == pytest.approx(1 / 4 - 1)
+
+
+def test_bad_inputs_are_refused_before_any_model_call(hand):
+    canv, model = _setup(hand, {}, n=2)
+    with pytest.raises(ValueError, match="attacks must be distinct names"):
+        translation_attacks(model, canv, [0, 0], window=WINDOW, eps=1, attacks=("strongest", "fgsm"))
+    with pytest.raises(ValueError, match="1 labels for 2 canvases"):
+        translation_attacks(model, canv, [0], window=WINDOW, eps=1)
+    with pytest.raises(ValueError, match="one entry per canvas"):
+        translation_attacks(model, canv, [0, 0], window=WINDOW, eps=1, indices=[0])
+    assert model.calls == 0

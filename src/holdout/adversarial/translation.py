@@ -470,7 +470,8 @@ def translation_attacks(
         indices[i]])`` (default indices ``0..n-1``; pass global indices when the data
         set is processed in chunks).
     batch_size : windows per forward pass (windows of different images share batches).
-    device : where the model runs (default: the device of its first parameter, else CPU).
+    device : where the windows are evaluated; the model must already be there (default:
+        the device of its first parameter, else CPU).
     """
     import torch
 
