@@ -1,8 +1,128 @@
 # Stage: adversarial. Rules, then the list of final outputs that "rule all" asks for.
+#
+# Synthetic experiment of Werpachowski et al. (2019), Sec. 4 and Appendix A:
+#   adversarial_synthetic_train     (per case: data + 100 runs as one batched model)
+#   adversarial_synthetic_evaluate  (per case: attack at every eps, pairwise and N-model tests)
+#   adversarial_synthetic_figures   (Figure 4, Figure 7 rows 1-3 and last row, Figure 8, summary)
+
+# Helpers, constants and adversarial_targets() are in adversarial_helpers.smk.
 
 
-def adversarial_targets():
-    """Final outputs of the adversarial stage (empty when the stage is disabled)."""
-    if not study_enabled("adversarial"):
-        return []
-    return []
+include: "adversarial_helpers.smk"
+
+
+rule adversarial_synthetic_train:
+    output:
+        models=f"{ADV_SYN_DIR}/{{case}}/models.npz",
+        test_set=f"{ADV_SYN_DIR}/{{case}}/test_set.npz",
+        training=f"{ADV_SYN_DIR}/{{case}}/training.csv",
+    wildcard_constraints:
+        case="independent|dependent",
+    params:
+        cfg=lambda wildcards: adversarial_synthetic_cfg(),
+    log:
+        log_path("adversarial", "synthetic_train_{case}"),
+    benchmark:
+        bench_path("adversarial", "synthetic_train_{case}")
+    threads: lambda wildcards: int(adversarial_synthetic_cfg()["train_threads"])
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    conda:
+        "../../envs/torch.yaml"
+    script:
+        "../scripts/adversarial_synthetic_train.py"
+
+
+rule adversarial_synthetic_evaluate:
+    input:
+        models=f"{ADV_SYN_DIR}/{{case}}/models.npz",
+        test_set=f"{ADV_SYN_DIR}/{{case}}/test_set.npz",
+    output:
+        per_run=f"{ADV_SYN_DIR}/{{case}}/per_run.csv",
+        n_model=f"{ADV_SYN_DIR}/{{case}}/n_model.csv",
+    wildcard_constraints:
+        case="independent|dependent",
+    params:
+        cfg=lambda wildcards: adversarial_synthetic_cfg(),
+    log:
+        log_path("adversarial", "synthetic_evaluate_{case}"),
+    benchmark:
+        bench_path("adversarial", "synthetic_evaluate_{case}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=15,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/adversarial_synthetic_evaluate.py"
+
+
+rule adversarial_synthetic_figures:
+    input:
+        per_run=expand(f"{ADV_SYN_DIR}/{{case}}/per_run.csv", case=ADV_SYN_CASES),
+        n_model=expand(f"{ADV_SYN_DIR}/{{case}}/n_model.csv", case=ADV_SYN_CASES),
+        training=expand(f"{ADV_SYN_DIR}/{{case}}/training.csv", case=ADV_SYN_CASES),
+    output:
+        figure4=report(
+            f"{ADV_SYN_DIR}/figure4.png",
+            caption="../report/adversarial/figure4.rst",
+            category="Werpachowski et al.",
+            subcategory="Synthetic experiment",
+        ),
+        figure4_csv=f"{ADV_SYN_DIR}/figure4.csv",
+        figure7_pvalues=report(
+            f"{ADV_SYN_DIR}/figure7_pvalues.png",
+            caption="../report/adversarial/figure7_pvalues.rst",
+            category="Werpachowski et al.",
+            subcategory="Synthetic experiment",
+        ),
+        risks=report(
+            f"{ADV_SYN_DIR}/figure7_risks.png",
+            caption="../report/adversarial/figure7_risks.rst",
+            category="Werpachowski et al.",
+            subcategory="Synthetic experiment",
+        ),
+        risks_csv=f"{ADV_SYN_DIR}/figure7_risks.csv",
+        densities=report(
+            f"{ADV_SYN_DIR}/figure7_densities.png",
+            caption="../report/adversarial/figure7_densities.rst",
+            category="Werpachowski et al.",
+            subcategory="Synthetic experiment",
+        ),
+        densities_csv=f"{ADV_SYN_DIR}/figure7_densities.csv",
+        histograms=report(
+            f"{ADV_SYN_DIR}/figure7_histograms.png",
+            caption="../report/adversarial/figure7_histograms.rst",
+            category="Werpachowski et al.",
+            subcategory="Synthetic experiment",
+        ),
+        histograms_csv=f"{ADV_SYN_DIR}/figure7_histograms.csv",
+        figure8=report(
+            f"{ADV_SYN_DIR}/figure8.png",
+            caption="../report/adversarial/figure8.rst",
+            category="Werpachowski et al.",
+            subcategory="Synthetic experiment",
+        ),
+        figure8_csv=f"{ADV_SYN_DIR}/figure8.csv",
+        summary=report(
+            f"{ADV_SYN_DIR}/summary.csv",
+            caption="../report/adversarial/summary.rst",
+            category="Werpachowski et al.",
+            subcategory="Synthetic experiment",
+        ),
+    params:
+        cfg=lambda wildcards: adversarial_synthetic_cfg(),
+    log:
+        log_path("adversarial", "synthetic_figures"),
+    benchmark:
+        bench_path("adversarial", "synthetic_figures")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/adversarial_synthetic_figures.py"

@@ -1,8 +1,102 @@
 # Stage: adversarial_imagenet (Werpachowski et al. Sec. 5.2; off by default).
+#
+# The adversarial overfitting test with translational AEGs (Appendix B) on
+# torchvision's VGG16 and ResNet-50 over an ImageNet folder:
+#   adversarial_imagenet_attacks   (per model and split: the four AEGs, exact densities)
+#   adversarial_imagenet_figure5   (per model: Figure 5, p-values and R_S / R_g vs sample size)
+#   adversarial_imagenet_summary   (all models and splits: the tests on the whole samples)
+
+# Helpers, constants and adversarial_imagenet_targets() are in adversarial_imagenet_helpers.smk.
 
 
-def adversarial_imagenet_targets():
-    """Final outputs of the ImageNet adversarial study (empty when disabled)."""
-    if not study_enabled("adversarial_imagenet"):
-        return []
-    return []
+include: "adversarial_imagenet_helpers.smk"
+
+
+rule adversarial_imagenet_attacks:
+    output:
+        per_image=f"{ADV_IN_DIR}/{{model}}/{{split}}/per_image.csv",
+    wildcard_constraints:
+        split="train|val",
+        model="[A-Za-z0-9_]+",
+    params:
+        cfg=lambda wildcards: adversarial_imagenet_cfg(),
+        folder=lambda wildcards: adversarial_imagenet_cfg()[f"{wildcards.split}_dir"],
+        sample_size=lambda wildcards: adversarial_imagenet_cfg()[f"{wildcards.split}_sample_size"],
+    log:
+        log_path("adversarial_imagenet", "attacks_{model}_{split}"),
+    benchmark:
+        bench_path("adversarial_imagenet", "attacks_{model}_{split}")
+    threads: lambda wildcards: int(adversarial_imagenet_cfg()["threads"])
+    resources:
+        mem_mb=lambda wildcards: int(adversarial_imagenet_cfg()["mem_mb"]),
+        runtime=lambda wildcards: int(adversarial_imagenet_cfg()["runtime"]),
+    conda:
+        "../../envs/torch.yaml"
+    script:
+        "../scripts/adversarial_imagenet_attacks.py"
+
+
+rule adversarial_imagenet_figure5:
+    input:
+        per_image=lambda wildcards: expand(
+            f"{ADV_IN_DIR}/{wildcards.model}/{{split}}/per_image.csv",
+            split=adversarial_imagenet_splits(),
+        ),
+    output:
+        figure=report(
+            f"{ADV_IN_DIR}/figure5_{{model}}.png",
+            caption="../report/adversarial_imagenet/figure5.rst",
+            category="Werpachowski et al.",
+            subcategory="ImageNet",
+        ),
+        pdf=f"{ADV_IN_DIR}/figure5_{{model}}.pdf",
+        csv=f"{ADV_IN_DIR}/figure5_{{model}}.csv",
+    wildcard_constraints:
+        model="[A-Za-z0-9_]+",
+    params:
+        cfg=lambda wildcards: adversarial_imagenet_cfg(),
+        splits=lambda wildcards: adversarial_imagenet_splits(),
+    log:
+        log_path("adversarial_imagenet", "figure5_{model}"),
+    benchmark:
+        bench_path("adversarial_imagenet", "figure5_{model}")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/adversarial_imagenet_figure5.py"
+
+
+rule adversarial_imagenet_summary:
+    input:
+        per_image=lambda wildcards: expand(
+            f"{ADV_IN_DIR}/{{model}}/{{split}}/per_image.csv",
+            model=adversarial_imagenet_models(),
+            split=adversarial_imagenet_splits(),
+        ),
+    output:
+        summary=report(
+            f"{ADV_IN_DIR}/summary.csv",
+            caption="../report/adversarial_imagenet/summary.rst",
+            category="Werpachowski et al.",
+            subcategory="ImageNet",
+        ),
+    params:
+        cfg=lambda wildcards: adversarial_imagenet_cfg(),
+        models=lambda wildcards: adversarial_imagenet_models(),
+        splits=lambda wildcards: adversarial_imagenet_splits(),
+    log:
+        log_path("adversarial_imagenet", "summary"),
+    benchmark:
+        bench_path("adversarial_imagenet", "summary")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/adversarial_imagenet_summary.py"

@@ -1,0 +1,342 @@
+"""The ImageNet study of Werpachowski et al. (2019), Sec. 5.2 and Figure 5.
+
+The adversarial overfitting test with the translational AEGs of Appendix B
+(:mod:`holdout.adversarial.translation`) on torchvision's ImageNet classifiers
+(VGG16, ResNet-50), over an ImageNet folder in ``ImageFolder`` layout.
+
+Preprocessing (Sec. 5.2): the shorter image side is resized to 256 pixels
+(bilinear, antialiased, as torchvision's ``Resize(256)``), the result normalised
+with the ImageNet mean and standard deviation; this is the *canvas*. The
+original image is its central 224 x 224 window (torchvision's ``CenterCrop``), so
+the pair (canvas, window) is exactly the models' standard evaluation input and a
+translation moves the window on the canvas. The 16-pixel margin allows eps = 5
+(3 eps <= 16, Appendix B.1).
+
+Figure 5: p-values of the pairwise test (6)-(7) against the sample size, for the
+four AEGs, and the estimates R_S, R_g with their 97.5% empirical-Bernstein
+intervals (Sec. 3.1) for ``strongest``. The sub-samples are the prefixes of one
+seeded random permutation of the per-image results (each prefix is a uniform
+sample without replacement, as in the paper).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from holdout.adversarial.translation import (
+    ATTACKS,
+    DETERMINISTIC_ATTACKS,
+    TranslationAttackResult,
+    concatenate_results,
+    translation_attacks,
+)
+
+if TYPE_CHECKING:  # torch is imported by the functions that run models: the tables
+    import torch  # (figure5_table, summary_table) serve torch-free environments
+
+__all__ = [
+    "IMAGENET_MEAN",
+    "IMAGENET_STD",
+    "attack_range",
+    "build_model",
+    "canvas_transform",
+    "figure5_table",
+    "image_folder",
+    "resolve_device",
+    "result_frame",
+    "run_study",
+    "sample_indices",
+    "summary_table",
+]
+
+IMAGENET_MEAN = (0.485, 0.456, 0.406)
+IMAGENET_STD = (0.229, 0.224, 0.225)
+_WNID = re.compile(r"^n\d{8}$")
+
+
+# ---------------------------------------------------------------------------
+# inputs
+# ---------------------------------------------------------------------------
+def resolve_device(spec: str) -> torch.device:
+    """``"auto"``: CUDA when available, else CPU; otherwise the named device."""
+    import torch
+
+    if spec == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    dev = torch.device(spec)
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"adversarial_imagenet.device is {spec!r} but CUDA is not available")
+    return dev
+
+
+def canvas_transform(resize: int):
+    """PIL image -> normalised canvas tensor: shorter side ``resize`` (Sec. 5.2)."""
+    from torchvision import transforms
+
+    return transforms.Compose([
+        transforms.Resize(int(resize), interpolation=transforms.InterpolationMode.BILINEAR, antialias=True),
+        transforms.ToTensor(),
+        transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD),
+    ])
+
+
+def image_folder(root: str | Path, resize: int, *, key: str = "adversarial_imagenet", pretrained: bool):
+    """The ``ImageFolder`` at ``root`` (one sub-folder per class) with canvas transform.
+
+    With pretrained weights the class folders must be the 1000 ImageNet WordNet ids
+    (``n01440764``, ...): their sorted order is the models' class index.
+    """
+    from torchvision.datasets import ImageFolder
+
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"{key}: ImageNet folder {root} does not exist")
+    try:
+        ds = ImageFolder(str(root), transform=canvas_transform(resize))
+    except (FileNotFoundError, RuntimeError) as exc:
+        raise ValueError(f"{key}: {root} is not an ImageFolder (class sub-folders of images): {exc}") from exc
+    if pretrained:
+        bad = [c for c in ds.classes if not _WNID.match(c)]
+        if len(ds.classes) != 1000 or bad:
+            raise ValueError(
+                f"{key}: {root} must hold the 1000 ImageNet classes as WordNet-id folders "
+                f"(n01440764, ...) so that their sorted order is the pretrained models' class "
+                f"index; found {len(ds.classes)} class folders"
+                + (f", e.g. {bad[:3]} are not WordNet ids" if bad else "")
+            )
+    return ds
+
+
+def sample_indices(n: int, size: int | None, seed: int) -> np.ndarray:
+    """A uniform sample without replacement of ``size`` of ``range(n)`` (sorted);
+    everything when ``size`` is None or >= n."""
+    if size is None or size >= n:
+        return np.arange(n, dtype=np.int64)
+    if size < 1:
+        raise ValueError(f"sample size must be >= 1, got {size}")
+    rng = np.random.default_rng([int(seed), 0x5A])
+    return np.sort(rng.choice(n, size=int(size), replace=False)).astype(np.int64)
+
+
+def build_model(name: str, weights: str, seed: int) -> torch.nn.Module:
+    """A torchvision classifier. ``weights="random"``: random initialisation (seeded;
+    no download); otherwise a torchvision weights name (``"IMAGENET1K_V1"``,
+    ``"DEFAULT"``), downloaded by torchvision into its cache as usual."""
+    import torch
+    from torchvision.models import get_model, get_model_weights, list_models
+
+    if name not in list_models():
+        raise ValueError(f"adversarial_imagenet.models: {name!r} is not a torchvision model")
+    if weights == "random":
+        torch.manual_seed(int(seed))
+        return get_model(name, weights=None)
+    enum = get_model_weights(name)
+    try:
+        w = enum[weights] if weights != "DEFAULT" else enum.DEFAULT
+    except KeyError:
+        raise ValueError(
+            f"adversarial_imagenet.weights: {name} has no weights {weights!r} "
+            f"(available: {[m.name for m in enum]}, or 'random')"
+        ) from None
+    return get_model(name, weights=w)
+
+
+# ---------------------------------------------------------------------------
+# the run
+# ---------------------------------------------------------------------------
+def _collate(batch):
+    canv = [b[0] for b in batch]
+    labels = np.array([b[1] for b in batch], dtype=np.int64)
+    idx = np.array([b[2] for b in batch], dtype=np.int64)
+    return canv, labels, idx
+
+
+class _Indexed:
+    """Map-style dataset yielding (canvas, label, index in the folder)."""
+
+    def __init__(self, ds, indices):
+        self.ds, self.indices = ds, indices
+
+    def __len__(self):
+        return len(self.indices)
+
+    def __getitem__(self, k):
+        i = int(self.indices[k])
+        x, y = self.ds[i]
+        return x, y, i
+
+
+def run_study(
+    model: torch.nn.Module,
+    dataset,
+    indices: np.ndarray,
+    *,
+    window: int,
+    eps: float,
+    norm: str = "max",
+    attacks: Sequence[str] = ATTACKS,
+    seed: int = 0,
+    batch_size: int = 256,
+    chunk_size: int = 64,
+    num_workers: int = 0,
+    device: torch.device | str = "cpu",
+    log: logging.Logger | None = None,
+    log_every_s: float = 60.0,
+) -> TranslationAttackResult:
+    """Translation attacks on ``dataset[indices]``, ``chunk_size`` images at a time.
+
+    The random attacks are seeded by the image's index in ``dataset``, so a run
+    on a sub-sample gives the same per-image result as a run on everything.
+    """
+    import torch
+
+    device = torch.device(device)
+    model = model.to(device)
+    loader = torch.utils.data.DataLoader(
+        _Indexed(dataset, indices),
+        batch_size=int(chunk_size),
+        shuffle=False,
+        num_workers=int(num_workers),
+        collate_fn=_collate,
+        pin_memory=device.type == "cuda",
+    )
+    parts: list[TranslationAttackResult] = []
+    done, passes, t0, last = 0, 0, time.perf_counter(), -math.inf
+    total = len(indices)
+    for canv, labels, idx in loader:
+        res = translation_attacks(
+            model, canv, labels, window=(window, window), eps=eps, norm=norm, attacks=attacks,
+            seed=seed, indices=idx, batch_size=batch_size, device=device,
+        )
+        parts.append(res)
+        done += res.m
+        passes += int(res.forward_passes.sum())
+        now = time.perf_counter()
+        if log is not None and (now - last >= log_every_s or done == total):
+            last = now
+            rate = done / (now - t0)
+            log.info(
+                "%d/%d images (%.1f%%), %.2f images/s, %.1f forward passes per image, ETA %.0f s",
+                done, total, 100.0 * done / total, rate, passes / done, (total - done) / rate,
+            )
+    if not parts:
+        raise ValueError("no images to attack")
+    return concatenate_results(parts)
+
+
+def result_frame(result: TranslationAttackResult, paths: Sequence[str]) -> pd.DataFrame:
+    """Per-image table: index, path, label, loss, forward passes, and per attack
+    ``<a>_adv_loss``, ``<a>_density`` (NaN where unused), ``<a>_n``, ``<a>_v_row``, ``<a>_v_col``."""
+    df = pd.DataFrame({
+        "index": result.indices,
+        "path": list(paths),
+        "label": result.labels,
+        "loss": result.losses,
+        "forward_passes": result.forward_passes,
+    })
+    for a, o in result.outcomes.items():
+        df[f"{a}_adv_loss"] = o.adv_losses
+        df[f"{a}_density"] = o.densities
+        df[f"{a}_n"] = o.n_neighbours
+        df[f"{a}_v_row"] = o.offsets[:, 0]
+        df[f"{a}_v_col"] = o.offsets[:, 1]
+    return df
+
+
+# ---------------------------------------------------------------------------
+# the tests on the per-image results (Sec. 3, Figure 5)
+# ---------------------------------------------------------------------------
+def attack_range(attack: str) -> tuple[float, tuple[float, float] | None]:
+    """(U, claimed range of T_i) for the pairwise test (6).
+
+    Deterministic translational AEGs have h_g <= 1/2 at successful points, so
+    T_i in [-1, 1/2] and U = 3/2 (Sec. 5.1, used in the paper's experiments). The
+    random baselines can have h_g up to |V| / (|V| + 1) there, so they get U = 2.
+    """
+    if attack in DETERMINISTIC_ATTACKS:
+        return 1.5, (-1.0, 0.5)
+    return 2.0, (-1.0, 1.0)
+
+
+def _attack_columns(df: pd.DataFrame) -> list[str]:
+    return [a for a in ATTACKS if f"{a}_adv_loss" in df.columns]
+
+
+def _tests(df: pd.DataFrame, attack: str, confidence_delta: float) -> dict[str, float]:
+    from holdout.adversarial.stats import interval_test, pairwise_test, t_statistic
+
+    losses = df["loss"].to_numpy(float)
+    adv = df[f"{attack}_adv_loss"].to_numpy(float)
+    dens = df[f"{attack}_density"].to_numpy(float)
+    U, rng = attack_range(attack)
+    t = t_statistic(losses, adv, dens)
+    pt = pairwise_test(t, U, expected_range=rng)
+    it = interval_test(losses, adv, dens, confidence_delta=confidence_delta)
+    return {
+        "statistic": pt.statistic,
+        "variance": pt.variance,
+        "U": U,
+        "p_value": pt.p_value,
+        "log_p_value": pt.log_p_value,
+        "R_S": it.test_error,
+        "R_S_lo": it.test_error - it.bound_test,
+        "R_S_hi": it.test_error + it.bound_test,
+        "R_g": it.adversarial_risk,
+        "R_g_lo": it.adversarial_risk - it.bound_adversarial,
+        "R_g_hi": it.adversarial_risk + it.bound_adversarial,
+        "interval_p_value": it.p_value,
+        "intervals_disjoint": bool(it.disjoint),
+    }
+
+
+def figure5_table(
+    df: pd.DataFrame,
+    sample_sizes: Sequence[int],
+    *,
+    seed: int,
+    confidence_delta: float = 0.025,
+) -> pd.DataFrame:
+    """Figure 5 data: per attack and sample size m, the pairwise test on the first m
+    images of a seeded permutation, and R_S, R_g with (1 - delta) intervals (3)-(4).
+
+    Sizes above the number of images are dropped; the full sample is always the
+    last size.
+    """
+    n = len(df)
+    sizes = sorted({int(s) for s in sample_sizes if 1 <= int(s) < n} | {n})
+    perm = np.random.default_rng([int(seed), 0xF5]).permutation(n)
+    rows = []
+    for m in sizes:
+        sub = df.iloc[perm[:m]]
+        for a in _attack_columns(df):
+            rows.append({"attack": a, "sample_size": m, **_tests(sub, a, confidence_delta)})
+    return pd.DataFrame(rows)
+
+
+def summary_table(frames: dict[tuple[str, str], pd.DataFrame], confidence_delta: float = 0.025) -> pd.DataFrame:
+    """One row per (model, split, attack) on the whole sample: the test, the interval
+    test, the attack's success rate and the mean forward passes per image."""
+    rows = []
+    for (model, split), df in frames.items():
+        correct = df["loss"].to_numpy() == 0
+        for a in _attack_columns(df):
+            adv = df[f"{a}_adv_loss"].to_numpy()
+            rows.append({
+                "model": model,
+                "split": split,
+                "attack": a,
+                "m": len(df),
+                **_tests(df, a, confidence_delta),
+                "success_rate": float(np.mean(adv[correct] == 1)) if correct.any() else float("nan"),
+                "forward_passes_per_image": float(df["forward_passes"].mean()),
+            })
+    return pd.DataFrame(rows)

@@ -1,0 +1,621 @@
+"""Translational adversarial example generators (AEGs) with exact densities.
+
+Werpachowski, György & Szepesvári (2019), *Detecting overfitting via adversarial
+examples*, Sec. 5.1 and Appendix B, for any PyTorch image classifier.
+
+The image model
+---------------
+An image is a ``h x w`` crop *window* of a larger *canvas* (``C x H x W``), its
+top-left corner at ``origin = (top, left)``. Translating the image by
+``v = (v_row, v_col) in Z^2`` moves the window by ``v`` pixels (down, right); nothing
+is padded or lost as long as the window stays inside the canvas. All positions are
+offsets ``u`` of the window from ``origin``; the original image is ``u = (0, 0)``.
+
+The translation set (Sec. 5.1)
+------------------------------
+``V_eps = {v in Z^2 : v != 0, ||v|| <= eps}``. The paper leaves the norm unwritten;
+its Figure 9 draws the translation sets as squares, so the default is the max-norm
+(``norm="max"``: ``(2 floor(eps) + 1)^2 - 1`` translations, 120 for eps = 5);
+``"l2"`` and ``"l1"`` are available. Every set is symmetric (``-V = V``).
+
+The attacks (Appendix B)
+------------------------
+For a correctly classified image x with label y the candidates are
+``G(x) = {tau_v(x) : v in V_eps} u {x}``; misclassified images stay in place (G2).
+
+* ``strongest``: among the misclassified translations, the one with the largest
+  excess logit ``l_exc = max_i l_i - l_y``; x itself when no translation is
+  misclassified.
+* ``nearest``: the misclassified translation with the smallest ``||v||_2``; x itself
+  when none is misclassified.
+* ``random``: uniform on ``G(x) \\ {x}`` (whether or not the translation succeeds).
+* ``random2``: uniform on ``G(x)``.
+
+Ties (equal excess logits, equal distances) go to the first translation in
+row-major order of the candidate windows: top to bottom (smallest ``v_row``), then
+left to right (smallest ``v_col``). An image is misclassified when
+``argmax_i l_i != y`` with ``argmax`` taking the first maximal logit (torch's rule).
+
+Densities (eqs. 8 and 9)
+------------------------
+Only needed where the adversarial point x' = g(x) is misclassified (the density
+multiplies the zero-one loss in eqs. 2 and 5). With
+``n(x') = sum_{v in V_eps} P(g(tau_{-v}(x')) = x')``, ``h_g(x') = 1 / (1 + n(x'))``:
+
+* deterministic attacks (eq. 8): the count of neighbours ``x'' = tau_{-v}(x')``
+  that the attack maps onto x'. A misclassified neighbour stays in place and never
+  counts; a correctly classified one counts when its own attack picks x', which
+  needs the model on the neighbour's own translations;
+* ``random`` (eq. 9): every correctly classified neighbour picks x' with
+  probability ``1 / |V_eps|``; ``random2``: with probability ``1 / (|V_eps| + 1)``.
+
+So the attack on x needs the model on ``x + V``; the density of x' on ``x' + V``
+(within 2 eps of x); for the deterministic attacks also on ``x'' + V`` for the
+correctly classified neighbours ``x''`` (within 3 eps of x, Appendix B.1 and
+Figure 9). :func:`check_canvas` refuses canvases without that margin.
+
+Cost
+----
+The model is evaluated **once** per (image, window position) that is needed, in
+large batches that mix images, and the logits (reduced to the two numbers every
+attack needs: misclassified or not, and the excess logit) are reused by all four
+attacks and every density. Stages: (A) ``{0} u V`` for every image; (B) ``x' + V``
+for the images whose adversarial point (under any requested attack) is
+misclassified; (C) ``x'' + V`` for their correctly classified neighbours (the
+deterministic attacks only). A correctly classified image without a successful
+attack costs ``|V| + 1`` forward passes (121 at eps = 5, max-norm); at most
+``(6 floor(eps) + 1)^2`` (961).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # torch is imported where the model runs, so that the constants and
+    import torch  # result types serve torch-free analysis environments too
+
+__all__ = [
+    "ATTACKS",
+    "DETERMINISTIC_ATTACKS",
+    "AttackOutcome",
+    "CanvasError",
+    "TranslationAttackResult",
+    "TranslationSet",
+    "centre_origin",
+    "check_canvas",
+    "concatenate_results",
+    "largest_eps",
+    "required_margin",
+    "translation_attacks",
+    "translation_set",
+]
+
+#: the four AEGs of Appendix B, in the paper's order
+ATTACKS: tuple[str, ...] = ("strongest", "nearest", "random", "random2")
+#: the deterministic ones (density by eq. 8; they need the 3 eps neighbourhood)
+DETERMINISTIC_ATTACKS: tuple[str, ...] = ("strongest", "nearest")
+#: independent random streams per random attack (seeded with [seed, stream, index])
+_RANDOM_STREAM = {"random": 1, "random2": 2}
+_NORMS = {"max": "max", "inf": "max", "linf": "max", "l2": "l2", "2": "l2", "l1": "l1", "1": "l1"}
+
+
+class CanvasError(ValueError):
+    """A canvas is too small for the translations the attacks and densities need."""
+
+
+# ---------------------------------------------------------------------------
+# the translation set V_eps
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TranslationSet:
+    """V_eps = {v in Z^2 : v != 0, ||v|| <= eps} (Sec. 5.1), in row-major order.
+
+    ``offsets[k] = (v_row, v_col)``, sorted by ``v_row`` then ``v_col`` (top to
+    bottom, left to right: the tie-breaking order of Appendix B). ``radius`` is the
+    largest coordinate, ``floor(eps)`` for every norm.
+    """
+
+    eps: float
+    norm: str
+    offsets: np.ndarray
+    radius: int
+
+    def __len__(self) -> int:
+        return int(self.offsets.shape[0])
+
+    @property
+    def squared_l2(self) -> np.ndarray:
+        """``||v||_2^2`` per offset (integers: exact ties for ``nearest``)."""
+        return (self.offsets**2).sum(axis=1)
+
+
+def translation_set(eps: float, norm: str = "max") -> TranslationSet:
+    """Build V_eps for ``norm`` in {"max" (default; the paper's squares), "l2", "l1"}."""
+    key = _NORMS.get(str(norm).lower())
+    if key is None:
+        raise ValueError(f"norm must be one of 'max', 'l2', 'l1' (got {norm!r})")
+    eps = float(eps)
+    if not math.isfinite(eps) or eps < 1.0:
+        raise ValueError(f"eps must be >= 1 pixel (V_eps is empty below 1), got {eps!r}")
+    r = int(math.floor(eps))
+    rows, cols = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1), indexing="ij")
+    grid = np.stack([rows.ravel(), cols.ravel()], axis=1).astype(np.int64)  # row-major
+    if key == "max":
+        keep = np.abs(grid).max(axis=1) <= eps
+    elif key == "l2":
+        keep = (grid**2).sum(axis=1) <= eps * eps
+    else:
+        keep = np.abs(grid).sum(axis=1) <= eps
+    keep &= np.any(grid != 0, axis=1)
+    offsets = grid[keep]
+    offsets.setflags(write=False)
+    return TranslationSet(eps=eps, norm=key, offsets=offsets, radius=r)
+
+
+# ---------------------------------------------------------------------------
+# canvas / window geometry
+# ---------------------------------------------------------------------------
+def required_margin(eps: float) -> int:
+    """Pixels needed around the window on every side: ``3 floor(eps)`` (App. B.1, Fig. 9)."""
+    return 3 * int(math.floor(float(eps)))
+
+
+def largest_eps(margin: int) -> int:
+    """The largest (integer) eps whose attacks and densities fit in ``margin`` pixels."""
+    return max(int(margin), 0) // 3
+
+
+def centre_origin(canvas_hw: tuple[int, int], window_hw: tuple[int, int]) -> tuple[int, int]:
+    """Top-left corner of the central window, rounded like ``torchvision``'s CenterCrop."""
+    (H, W), (h, w) = canvas_hw, window_hw
+    return int(round((H - h) / 2.0)), int(round((W - w) / 2.0))
+
+
+def _margin(canvas_hw, window_hw, origin) -> int:
+    (H, W), (h, w), (top, left) = canvas_hw, window_hw, origin
+    return int(min(top, left, H - h - top, W - w - left))
+
+
+def check_canvas(
+    canvas_hw: tuple[int, int],
+    window_hw: tuple[int, int],
+    origin: tuple[int, int],
+    eps: float,
+    *,
+    name: str = "canvas",
+) -> None:
+    """Refuse a canvas that cannot hold every window within ``3 floor(eps)`` of ``origin``.
+
+    The message gives the largest eps that canvas allows.
+    """
+    margin = _margin(canvas_hw, window_hw, origin)
+    need = required_margin(eps)
+    if margin < need:
+        (H, W), (h, w), (top, left) = canvas_hw, window_hw, origin
+        best = largest_eps(margin)
+        allows = (
+            f"the largest eps this canvas allows is {best}"
+            if best >= 1
+            else "this canvas allows no eps >= 1 (enlarge the canvas or shrink the window)"
+        )
+        raise CanvasError(
+            f"{name}: a {H}x{W} canvas with a {h}x{w} window at (top={top}, left={left}) "
+            f"leaves {max(margin, 0)} pixel(s) around the window, but eps={eps:g} needs "
+            f"{need} (3 floor(eps): the attack, its density and the neighbours' attacks "
+            f"reach 3 eps from the window, Werpachowski et al. Appendix B.1, Figure 9); {allows}"
+        )
+
+
+# ---------------------------------------------------------------------------
+# results
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AttackOutcome:
+    """One AEG on m images (arrays of length m; the inputs of ``stats.t_statistic``).
+
+    - ``offsets[i]``: the translation v with g(x_i) = tau_v(x_i) ((0, 0): unchanged);
+    - ``adv_losses[i]``: L(f, g(x_i)) (0 or 1);
+    - ``n_neighbours[i]``: n(g(x_i)) of eqs. (8)/(9), NaN where not needed;
+    - ``densities[i]``: h_g(g(x_i)) = 1 / (1 + n), NaN where ``adv_losses[i] == 0``.
+    """
+
+    attack: str
+    offsets: np.ndarray
+    adv_losses: np.ndarray
+    n_neighbours: np.ndarray
+    densities: np.ndarray
+
+
+@dataclass(frozen=True)
+class TranslationAttackResult:
+    """Translation attacks on m images (Werpachowski et al. Sec. 5.1, Appendix B).
+
+    ``losses[i]`` = L(f, x_i); ``outcomes[attack]`` per AEG; ``forward_passes[i]``:
+    windows of image i evaluated by the model (each exactly once); ``indices``: the
+    images' global indices (they seed the random attacks).
+    """
+
+    labels: np.ndarray
+    losses: np.ndarray
+    outcomes: Mapping[str, AttackOutcome]
+    forward_passes: np.ndarray
+    indices: np.ndarray
+    translations: TranslationSet
+    seed: int
+
+    @property
+    def m(self) -> int:
+        return int(self.losses.shape[0])
+
+    def t_statistic(self, attack: str) -> np.ndarray:
+        """T_i of eq. (5) for ``attack`` (via ``holdout.adversarial.stats``)."""
+        from holdout.adversarial.stats import t_statistic
+
+        out = self.outcomes[attack]
+        return t_statistic(self.losses, out.adv_losses, out.densities)
+
+
+def concatenate_results(results: Sequence[TranslationAttackResult]) -> TranslationAttackResult:
+    """Join results computed on consecutive chunks of a data set."""
+    if not results:
+        raise ValueError("concatenate_results needs at least one result")
+    first = results[0]
+    for r in results[1:]:
+        if r.translations.eps != first.translations.eps or r.translations.norm != first.translations.norm:
+            raise ValueError("cannot concatenate results computed with different V_eps")
+        if r.seed != first.seed or tuple(r.outcomes) != tuple(first.outcomes):
+            raise ValueError("cannot concatenate results with different seeds or attacks")
+    cat = np.concatenate
+    outcomes = {
+        a: AttackOutcome(
+            attack=a,
+            offsets=cat([r.outcomes[a].offsets for r in results]),
+            adv_losses=cat([r.outcomes[a].adv_losses for r in results]),
+            n_neighbours=cat([r.outcomes[a].n_neighbours for r in results]),
+            densities=cat([r.outcomes[a].densities for r in results]),
+        )
+        for a in first.outcomes
+    }
+    return TranslationAttackResult(
+        labels=cat([r.labels for r in results]),
+        losses=cat([r.losses for r in results]),
+        outcomes=outcomes,
+        forward_passes=cat([r.forward_passes for r in results]),
+        indices=cat([r.indices for r in results]),
+        translations=first.translations,
+        seed=first.seed,
+    )
+
+
+# ---------------------------------------------------------------------------
+# the logit cache: one model evaluation per (image, window position)
+# ---------------------------------------------------------------------------
+class _WindowCache:
+    """Per image, on a ``(2R+1)^2`` grid of window offsets (R = 3 floor(eps)):
+    ``mis`` (-1 not evaluated, 0 correct, 1 misclassified) and ``exc`` (excess logit).
+    """
+
+    def __init__(self, model, canvases, labels, origins, window, R, batch_size, device):
+        import torch
+
+        self.model = model
+        self.canvases = canvases
+        self.labels = labels
+        self.labels_t = torch.as_tensor(labels, dtype=torch.long, device=device)
+        self.origins = origins
+        self.h, self.w = window
+        self.R = R
+        self.S = 2 * R + 1
+        self.batch_size = batch_size
+        n = len(canvases)
+        self.mis = np.full((n, self.S, self.S), -1, dtype=np.int8)
+        self.exc = np.full((n, self.S, self.S), np.nan, dtype=np.float64)
+        self.calls = 0
+
+    def ensure(self, img: np.ndarray, pos: np.ndarray) -> int:
+        """Evaluate every requested (image, offset) not evaluated yet; return how many."""
+        img = np.asarray(img, dtype=np.int64).ravel()
+        pos = np.asarray(pos, dtype=np.int64).reshape(-1, 2)
+        if img.size == 0:
+            return 0
+        if np.abs(pos).max() > self.R:
+            raise RuntimeError("internal error: a window offset beyond 3 eps was requested")
+        flat = (img * self.S + pos[:, 0] + self.R) * self.S + pos[:, 1] + self.R
+        flat = np.unique(flat)
+        flat = flat[self.mis.reshape(-1)[flat] < 0]
+        for start in range(0, flat.size, self.batch_size):
+            self._evaluate(flat[start : start + self.batch_size])
+        return int(flat.size)
+
+    def _evaluate(self, flat: np.ndarray) -> None:
+        import torch
+
+        S, R, h, w = self.S, self.R, self.h, self.w
+        i, rest = np.divmod(flat, S * S)
+        r, c = np.divmod(rest, S)
+        crops = []
+        for ii, rr, cc in zip(i.tolist(), r.tolist(), c.tolist()):
+            top = self.origins[ii, 0] + rr - R
+            left = self.origins[ii, 1] + cc - R
+            crops.append(self.canvases[ii][:, top : top + h, left : left + w])
+        batch = torch.stack(crops)
+        logits = self.model(batch)
+        self.calls += 1
+        if logits.ndim != 2 or logits.shape[0] != batch.shape[0]:
+            raise ValueError(
+                f"the model must return logits of shape (batch, classes); got {tuple(logits.shape)} "
+                f"for a batch of {batch.shape[0]} windows"
+            )
+        y = self.labels_t[torch.as_tensor(i, device=self.labels_t.device)]
+        if int(y.max()) >= logits.shape[1]:
+            raise ValueError(
+                f"a label ({int(y.max())}) is out of range for a model with {logits.shape[1]} classes"
+            )
+        top_val = logits.max(dim=1).values
+        pred = logits.argmax(dim=1)  # the first maximal logit on ties
+        own = logits.gather(1, y[:, None])[:, 0]
+        self.mis[i, r, c] = (pred != y).to(torch.int8).cpu().numpy()
+        self.exc[i, r, c] = (top_val - own).double().cpu().numpy()
+
+    def lookup(self, table: np.ndarray, img: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        return table[img, pos[..., 0] + self.R, pos[..., 1] + self.R]
+
+
+def _deterministic_targets(
+    cache: _WindowCache, attack: str, V: TranslationSet, img: np.ndarray, pos: np.ndarray
+) -> np.ndarray:
+    """g(x) for the windows ``pos`` (k, 2) of images ``img`` (k,), vectorised.
+
+    Misclassified windows stay (G2); otherwise the first (row-major) misclassified
+    translation with the largest excess logit (``strongest``) or the smallest
+    ``||v||_2`` (``nearest``); the window itself when no translation is misclassified.
+    """
+    own = cache.lookup(cache.mis, img, pos)
+    if np.any(own < 0):
+        raise RuntimeError("internal error: attack on a window that was not evaluated")
+    cand = pos[:, None, :] + V.offsets[None, :, :]  # (k, |V|, 2), row-major per row
+    cmis = cache.lookup(cache.mis, img[:, None], cand)
+    active = own == 0
+    if np.any(cmis[active] < 0):
+        raise RuntimeError("internal error: a candidate translation was not evaluated")
+    cmis = cmis == 1
+    if attack == "strongest":
+        key = np.where(cmis, cache.lookup(cache.exc, img[:, None], cand), -np.inf)
+        j = np.argmax(key, axis=1)  # first maximum = row-major tie-break
+    elif attack == "nearest":
+        key = np.where(cmis, V.squared_l2[None, :].astype(np.float64), np.inf)
+        j = np.argmin(key, axis=1)
+    else:  # pragma: no cover - guarded by the caller
+        raise ValueError(attack)
+    move = active & cmis.any(axis=1)
+    out = pos.copy()
+    out[move] = cand[move, j[move]]
+    return out
+
+
+def _random_offsets(attack: str, V: TranslationSet, seed: int, indices: np.ndarray) -> np.ndarray:
+    """Draw v for every image: uniform on V (``random``) or on V u {0} (``random2``).
+
+    Each image has its own stream ``SeedSequence([seed, stream, index])``, so the
+    draws do not depend on chunking or batch sizes. For ``random2`` the draw
+    ``k = |V|`` means "stay".
+    """
+    n = len(V)
+    size = n if attack == "random" else n + 1
+    out = np.zeros((indices.size, 2), dtype=np.int64)
+    for row, idx in enumerate(indices.tolist()):
+        rng = np.random.default_rng([int(seed), _RANDOM_STREAM[attack], int(idx)])
+        k = int(rng.integers(size))
+        if k < n:
+            out[row] = V.offsets[k]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# the driver
+# ---------------------------------------------------------------------------
+def _as_canvases(canvases) -> list[torch.Tensor]:
+    import torch
+
+    if isinstance(canvases, torch.Tensor):
+        if canvases.ndim != 4:
+            raise ValueError(f"canvases must have shape (n, C, H, W), got {tuple(canvases.shape)}")
+        return list(canvases.unbind(0))
+    out = list(canvases)
+    for k, c in enumerate(out):
+        if not isinstance(c, torch.Tensor) or c.ndim != 3:
+            raise ValueError(f"canvas {k} must be a (C, H, W) tensor")
+    return out
+
+
+def translation_attacks(
+    model: torch.nn.Module,
+    canvases: torch.Tensor | Sequence[torch.Tensor],
+    labels: Sequence[int] | np.ndarray,
+    *,
+    window: tuple[int, int],
+    eps: float,
+    norm: str = "max",
+    origins: Sequence[tuple[int, int]] | np.ndarray | None = None,
+    attacks: Sequence[str] = ATTACKS,
+    seed: int = 0,
+    indices: Sequence[int] | np.ndarray | None = None,
+    batch_size: int = 256,
+    device: str | torch.device | None = None,
+    log: logging.Logger | None = None,
+) -> TranslationAttackResult:
+    """Run the translational AEGs of Appendix B and compute their exact densities.
+
+    Parameters
+    ----------
+    model : maps a batch ``(B, C, h, w)`` to logits ``(B, K)``. It is switched to
+        ``eval()`` for the run (the AEG needs a deterministic f); every submodule's
+        mode is restored after.
+    canvases : ``(n, C, H, W)`` tensor or a sequence of ``(C, H_i, W_i)`` tensors,
+        already preprocessed (e.g. normalised) as the model expects.
+    labels : true classes y_i.
+    window : ``(h, w)`` of the model's input.
+    eps, norm : the translation set V_eps (see :func:`translation_set`).
+    origins : top-left corner of the original window per image (default: central,
+        :func:`centre_origin`).
+    attacks : any of :data:`ATTACKS`.
+    seed, indices : the random attacks draw from ``SeedSequence([seed, stream,
+        indices[i]])`` (default indices ``0..n-1``; pass global indices when the data
+        set is processed in chunks).
+    batch_size : windows per forward pass (windows of different images share batches).
+    device : where the windows are evaluated; the model must already be there (default:
+        the device of its first parameter, else CPU).
+    """
+    import torch
+
+    with torch.no_grad():
+        return _translation_attacks(
+            model, canvases, labels, window=window, eps=eps, norm=norm, origins=origins,
+            attacks=attacks, seed=seed, indices=indices, batch_size=batch_size, device=device, log=log,
+        )
+
+
+def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins, attacks, seed,
+                         indices, batch_size, device, log) -> TranslationAttackResult:
+    import torch
+
+    attacks = tuple(attacks)
+    unknown = [a for a in attacks if a not in ATTACKS]
+    if unknown or not attacks or len(set(attacks)) != len(attacks):
+        raise ValueError(f"attacks must be distinct names from {ATTACKS}, got {attacks}")
+    V = translation_set(eps, norm)
+    R = required_margin(eps)
+    canv = _as_canvases(canvases)
+    n = len(canv)
+    if n == 0:
+        raise ValueError("translation_attacks needs at least one canvas")
+    labels = np.asarray(labels, dtype=np.int64).ravel()
+    if labels.shape[0] != n:
+        raise ValueError(f"{labels.shape[0]} labels for {n} canvases")
+    if n and labels.min() < 0:
+        raise ValueError("labels must be non-negative class indices")
+    h, w = (int(window[0]), int(window[1]))
+    if origins is None:
+        orig = np.array([centre_origin(tuple(c.shape[1:]), (h, w)) for c in canv], dtype=np.int64)
+    else:
+        orig = np.asarray(origins, dtype=np.int64).reshape(n, 2)
+    idx = np.arange(n, dtype=np.int64) if indices is None else np.asarray(indices, dtype=np.int64)
+    if idx.shape != (n,):
+        raise ValueError(f"indices must have one entry per canvas ({n}), got shape {idx.shape}")
+    for k, c in enumerate(canv):
+        check_canvas(tuple(c.shape[1:]), (h, w), tuple(orig[k]), eps, name=f"canvas {int(idx[k])}")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+
+    if device is None:
+        param = next(iter(model.parameters()), None)
+        device = param.device if param is not None else torch.device("cpu")
+    device = torch.device(device)
+    canv = [c.to(device) for c in canv]
+    modes = [(mod, mod.training) for mod in model.modules()]  # restored one by one after
+    model.eval()
+    t0 = time.perf_counter()
+    try:
+        cache = _WindowCache(model, canv, labels, orig, (h, w), R, batch_size, device)
+        all_img = np.arange(n, dtype=np.int64)
+        nV = len(V)
+        zero_and_v = np.concatenate([np.zeros((1, 2), np.int64), V.offsets])
+
+        # stage A: the original window and its translations, for every image
+        n_a = cache.ensure(np.repeat(all_img, nV + 1), np.tile(zero_and_v, (n, 1)))
+        zeros = np.zeros((n, 2), np.int64)
+        losses = cache.lookup(cache.mis, all_img, zeros).astype(np.float64)
+
+        targets: dict[str, np.ndarray] = {}
+        for a in attacks:
+            if a in DETERMINISTIC_ATTACKS:
+                targets[a] = _deterministic_targets(cache, a, V, all_img, zeros)
+            else:
+                t = _random_offsets(a, V, seed, idx)
+                t[losses == 1] = 0  # G2: misclassified images stay
+                targets[a] = t
+        adv = {a: cache.lookup(cache.mis, all_img, targets[a]).astype(np.float64) for a in attacks}
+
+        # stage B: the neighbourhood x' + V of every misclassified adversarial point
+        need_img, need_pos = [], []
+        for a in attacks:
+            sel = np.flatnonzero(adv[a] == 1)
+            need_img.append(np.repeat(sel, nV))
+            need_pos.append((targets[a][sel][:, None, :] + V.offsets[None]).reshape(-1, 2))
+        n_b = cache.ensure(np.concatenate(need_img), np.concatenate(need_pos))
+
+        # stage C: translations x'' + V of the correctly classified neighbours x''
+        # (the deterministic attacks' density needs g(x''))
+        need_img, need_pos = [], []
+        for a in attacks:
+            if a not in DETERMINISTIC_ATTACKS:
+                continue
+            sel = np.flatnonzero(adv[a] == 1)
+            nb_img = np.repeat(sel, nV)
+            nb_pos = (targets[a][sel][:, None, :] + V.offsets[None]).reshape(-1, 2)
+            ok = cache.lookup(cache.mis, nb_img, nb_pos) == 0
+            need_img.append(np.repeat(nb_img[ok], nV))
+            need_pos.append((nb_pos[ok][:, None, :] + V.offsets[None]).reshape(-1, 2))
+        n_c = cache.ensure(
+            np.concatenate(need_img) if need_img else np.zeros(0, np.int64),
+            np.concatenate(need_pos) if need_pos else np.zeros((0, 2), np.int64),
+        )
+
+        # densities, eqs. (8) and (9)
+        outcomes: dict[str, AttackOutcome] = {}
+        for a in attacks:
+            sel = np.flatnonzero(adv[a] == 1)
+            count = np.full(n, np.nan)
+            if sel.size:
+                b = targets[a][sel]
+                nb_img = np.repeat(sel, nV)
+                nb_pos = (b[:, None, :] + V.offsets[None]).reshape(-1, 2)
+                if a in DETERMINISTIC_ATTACKS:
+                    g_nb = _deterministic_targets(cache, a, V, nb_img, nb_pos)
+                    hits = np.all(g_nb == np.repeat(b, nV, axis=0), axis=1)
+                    count[sel] = hits.reshape(-1, nV).sum(axis=1)
+                    succ = sel[losses[sel] == 0]
+                    if np.any(count[succ] < 1):
+                        raise RuntimeError(
+                            "internal error: a successful adversarial point is not the image of its source"
+                        )
+                else:
+                    correct = cache.lookup(cache.mis, nb_img, nb_pos) == 0
+                    p = 1.0 / nV if a == "random" else 1.0 / (nV + 1)
+                    count[sel] = correct.reshape(-1, nV).sum(axis=1) * p
+            dens = np.where(adv[a] == 1, 1.0 / (1.0 + count), np.nan)
+            outcomes[a] = AttackOutcome(
+                attack=a,
+                offsets=targets[a],
+                adv_losses=adv[a],
+                n_neighbours=count,
+                densities=dens,
+            )
+        forward = (cache.mis >= 0).reshape(n, -1).sum(axis=1).astype(np.int64)
+    finally:
+        for mod, mode in modes:
+            mod.training = mode
+    if log is not None:
+        dt = time.perf_counter() - t0
+        log.info(
+            "translation attacks on %d images (eps=%g, %s-norm, |V|=%d): %d forward passes "
+            "(stage A %d, B %d, C %d; %.1f per image) in %d batches, %.2f s",
+            n, V.eps, V.norm, nV, n_a + n_b + n_c, n_a, n_b, n_c,
+            (n_a + n_b + n_c) / max(n, 1), cache.calls, dt,
+        )
+    return TranslationAttackResult(
+        labels=labels,
+        losses=losses,
+        outcomes=outcomes,
+        forward_passes=forward,
+        indices=idx,
+        translations=V,
+        seed=int(seed),
+    )

@@ -1,0 +1,44 @@
+"""The ImageNet study through the Snakefile (enabled, tiny config, random weights)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import yaml
+
+
+def test_workflow_imagenet_study(tiny_imagenet, tmp_path, workflow_runner):
+    cfg = {
+        "adversarial_imagenet": {
+            "enabled": True,
+            "val_dir": str(tiny_imagenet["val"]),
+            "train_dir": str(tiny_imagenet["train"]),
+            "train_sample_size": 5,
+            "models": ["resnet18"],
+            "weights": "random",
+            "resize": 40,
+            "window": 32,
+            "eps": 1,
+            "device": "auto",
+            "batch_size": 64,
+            "chunk_size": 4,
+            "num_workers": 0,
+            "threads": 1,
+            "sample_sizes": [2, 4],
+        }
+    }
+    cf = tmp_path / "tiny.yaml"
+    cf.write_text(yaml.safe_dump(cfg))
+    d = "results/adversarial/imagenet"
+    workflow_runner(tmp_path, f"{d}/summary.csv", f"{d}/figure5_resnet18.png", configfiles=[cf], extra=["--"])
+    train = pd.read_csv(tmp_path / d / "resnet18/train/per_image.csv")
+    val = pd.read_csv(tmp_path / d / "resnet18/val/per_image.csv")
+    assert len(train) == 5 and len(val) == 6
+    assert train["forward_passes"].between(9, 49).all()
+    f5 = pd.read_csv(tmp_path / d / "figure5_resnet18.csv")
+    assert set(f5["split"]) == {"train", "val"}
+    assert sorted(set(f5[f5["split"] == "train"]["sample_size"])) == [2, 4, 5]
+    assert f5["p_value"].between(0, 1).all()
+    assert (tmp_path / d / "figure5_resnet18.pdf").stat().st_size > 0
+    summary = pd.read_csv(tmp_path / d / "summary.csv")
+    assert len(summary) == 8 and set(summary["attack"]) == {"strongest", "nearest", "random", "random2"}
+    assert (tmp_path / "logs/adversarial_imagenet/attacks_resnet18_val.log").read_text().count("forward passes")
