@@ -445,3 +445,35 @@ def test_union_bound_k_speed():
     assert (time.perf_counter() - start) / 5 < 0.05
     kw = {key: value for key, value in IMAGENET.items() if key != "delta"}
     assert np.isfinite(B.union_bound_probability(k=1, **kw))
+
+
+def _exact_log_pmf(k: int, n: int, p: float) -> float:
+    """log P(Bin(n, p) = k) to ~40 digits (decimal arithmetic on the exact binomial coefficient)."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 60
+        dp = Decimal(p)
+        val = Decimal(math.comb(n, k)).ln() + k * dp.ln() + (n - k) * (1 - dp).ln()
+        return float(val)
+
+
+def test_binomial_log_pmf_is_accurate_at_n_50000():
+    """The point masses behind (14) are accurate to ~1e-15 relative even at n = 50,000
+    (log-gamma differences would lose ~5 digits there)."""
+    from holdout.bounds import _log_binom_pmf, _log_pmf_grid
+
+    j = np.array([1.0, 7.0, 30.0, 17_615.0, 50_000.0])
+    cols = np.array([0.0, 1.0, 6.0, 29.0, 12_200.0, 12_700.0, 17_615.0])
+    for p in (0.244, 0.6926):
+        grid = _log_pmf_grid(j, p, cols)
+        flat = _log_binom_pmf(cols[None, :], j[:, None], p)
+        for r, n in enumerate(j.astype(int)):
+            for c, k in enumerate(cols.astype(int)):
+                if k > n:
+                    assert grid[r, c] == -np.inf and flat[r, c] == -np.inf
+                    continue
+                exact = _exact_log_pmf(k, n, p)
+                tol = 1e-14 * max(1.0, abs(exact))
+                assert abs(grid[r, c] - exact) <= tol, (n, k, p)
+                assert abs(flat[r, c] - exact) <= tol, (n, k, p)
