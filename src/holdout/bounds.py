@@ -708,10 +708,23 @@ def similarity_bound_probability(
     {anchor >= a} / {anchor <= a - 1} of (3), slightly sharper.
     """
     k = _check_k(k)
+    if form not in ("literal", "partition"):
+        raise ValueError(f"form must be 'literal' or 'partition', got {form!r}")
     right, left = _single_model_tails(n, error, eps)
-    # The choice t = 0 gives at most the union bound of each tail: no anchor term above it can win.
+    # The value at t = 0 bounds the minimum of each tail: no anchor term above it can win.
+    cut_right, cut_left = min(1.0, k * right), min(1.0, k * left)
+    if float(similarity) < 1.0:
+        coupling = pair_coupling(error, error, similarity)
+        upper, lower = deviation_thresholds(n, error, eps)
+        shift = 0 if form == "literal" else 1
+        if 0 <= upper - shift and upper <= n:
+            q = _log_pair_counts(n, coupling, (upper - shift, upper - shift), (upper, upper))[0]
+            cut_right = min(cut_right, right + (k - 1) * math.exp(q))
+        if 0 <= lower and lower + shift <= n:
+            q = _log_pair_counts(n, coupling, (lower, lower), (lower + shift, lower + shift))[0]
+            cut_left = min(cut_left, left + (k - 1) * math.exp(q))
     terms = _similarity_terms(
-        n, error, similarity, eps, min(1.0, k * right), min(1.0, k * left), form
+        n, error, similarity, eps, min(1.0, cut_right * (1 + 1e-12)), min(1.0, cut_left * (1 + 1e-12)), form
     )
     return terms.bound(k)
 
