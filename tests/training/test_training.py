@@ -314,3 +314,12 @@ def test_each_optimizer_learns_a_synthetic_task_above_90_percent(tmp_path, synth
     acc = (predict(res.model, xt)[0] == yt).mean()
     assert acc > 0.9, f"{optimizer}: held-out accuracy {acc:.3f}"
     assert math.isfinite(res.history[-1]["train_loss"])
+
+
+def test_cpu_bf16_autocast_is_deterministic_and_trains(tmp_path, synthetic):
+    x, y = synthetic(128, 16)
+    cfg = TrainConfig(epochs=1, batch_size=32)
+    runs = [train(TINY, cfg, x, y, out_dir=tmp_path / f"o{i}", state_dir=tmp_path / f"s{i}", num_checkpoints=1,
+                  device="cpu", threads=1, autocast=True, seed=4) for i in range(2)]
+    assert _weights_equal(runs[0].model, runs[1].model)
+    assert math.isfinite(runs[0].history[0]["train_loss"])
