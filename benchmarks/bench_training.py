@@ -11,7 +11,11 @@ Table 2 augmentation relative to crop + flip, and inference throughput of
 process CPU time instead (median), which on a shared machine is the steadier
 measure of work. Synthetic uint8 data in CIFAR's shape.
 
-    PYTHONPATH=src python benchmarks/bench_training.py [--iters 3] [--threads 2] [--device cpu]
+    PYTHONPATH=src python benchmarks/bench_training.py [--iters 4] [--threads 2] [--device cpu]
+
+On a machine shared with other jobs use ``--threads 1``: multi-threaded wall-clock
+timings there are dominated by the other processes (the README's numbers are
+single-threaded for that reason).
 """
 
 from __future__ import annotations
