@@ -344,8 +344,8 @@ def _fingerprint(model_config: ResNetPreactConfig, config: TrainConfig, seed: in
     h = hashlib.sha256()
     h.update(json.dumps([model_config.to_dict(), config.to_dict(), seed, num_checkpoints], sort_keys=True).encode())
     h.update(str(tuple(images.shape)).encode())
-    h.update(labels.numpy().astype(np.int64).tobytes())
-    flat = images.reshape(-1)
+    h.update(labels.cpu().numpy().astype(np.int64).tobytes())
+    flat = images.reshape(-1).cpu()
     h.update(flat[:: max(1, flat.numel() // 65536)].numpy().tobytes())
     return h.hexdigest()
 
