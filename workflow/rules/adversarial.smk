@@ -19,7 +19,7 @@ rule adversarial_synthetic_train:
     wildcard_constraints:
         case="independent|dependent",
     params:
-        cfg=lambda wildcards: adversarial_synthetic_cfg(),
+        cfg=lambda wildcards: adversarial_synthetic_params(ADV_SYN_TRAIN_KEYS),
     log:
         log_path("adversarial", "synthetic_train_{case}"),
     benchmark:
@@ -44,7 +44,7 @@ rule adversarial_synthetic_evaluate:
     wildcard_constraints:
         case="independent|dependent",
     params:
-        cfg=lambda wildcards: adversarial_synthetic_cfg(),
+        cfg=lambda wildcards: adversarial_synthetic_params(ADV_SYN_EVAL_KEYS),
     log:
         log_path("adversarial", "synthetic_evaluate_{case}"),
     benchmark:

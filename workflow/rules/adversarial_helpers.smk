@@ -9,6 +9,21 @@ def adversarial_synthetic_cfg():
     return config["adversarial"]["synthetic"]
 
 
+ADV_SYN_TRAIN_KEYS = [
+    "dim", "mean", "std", "margin", "n_train", "n_test_independent", "n_test_dependent",
+    "dependent_train_fraction", "dependent_mode", "penalty_dependent", "repetitions", "steps",
+    "batch_size", "learning_rate", "rmsprop", "init", "reshuffle_each_epoch", "dtype", "seed",
+]
+ADV_SYN_EVAL_KEYS = ["dim", "mean", "std", "margin", "eps_grid", "eps_extra", "U", "n_models"]
+
+
+def adversarial_synthetic_params(keys):
+    """The given keys of adversarial.synthetic: a rule's params hold only what its output
+    depends on, so that changing a plot setting does not retrain the models."""
+    cfg = adversarial_synthetic_cfg()
+    return {k: cfg[k] for k in keys}
+
+
 def adversarial_synthetic_outputs():
     """Final outputs of the synthetic study, by output name."""
     d = ADV_SYN_DIR
@@ -34,5 +49,9 @@ def adversarial_targets():
         return []
     targets = []
     if adversarial_synthetic_cfg().get("enabled", True):
+        # fail at start-up, naming the key, when a plotted eps is off the grid
+        from holdout.adversarial.synthetic import check_plot_eps
+
+        check_plot_eps(adversarial_synthetic_cfg())
         targets += list(adversarial_synthetic_outputs().values())
     return targets

@@ -17,6 +17,26 @@ per_run = pd.concat([pd.read_csv(p) for p in snakemake.input.per_run], ignore_in
 groups = pd.concat([pd.read_csv(p) for p in snakemake.input.n_model], ignore_index=True)
 training = pd.concat([pd.read_csv(p) for p in snakemake.input.training], ignore_index=True)
 
+# the paper's intermediate regime (Appendix A.3): at eps = 6 its dependent single runs average
+# p = 0.5984. Where our runs switch regime depends on optimizer details, so the eps of our grid
+# whose single-run mean p-value is closest to that value is shown as well (when
+# figure8.match_paper_regime is set), in Figure 8 and in the histograms.
+PAPER_EPS6_MEAN_P = 0.5984
+single_dep = groups[(groups.case == "dependent") & (groups.N == 1)]
+mean_by_eps = single_dep.groupby("eps").p_value.mean()
+closest = float((mean_by_eps - PAPER_EPS6_MEAN_P).abs().idxmin())
+match = bool(cfg["figure8"].get("match_paper_regime", True))
+log.info("dependent: mean single-run p-value closest to the paper's %.4f at eps = %g (%.4f)",
+         PAPER_EPS6_MEAN_P, closest, mean_by_eps[closest])
+
+
+def with_match(values):
+    vals = [float(v) for v in values]
+    if match and not any(np.isclose(v, closest, rtol=1e-9) for v in vals):
+        vals.append(closest)
+    return sorted(vals)
+
+
 with timed(log, "figures"):
     f4 = pa.figure4_table(groups)
     f4[["case", "N", "eps", "p_value_mean", "p_value_lo", "p_value_hi", "p_value_median", "n_groups",
@@ -33,13 +53,15 @@ with timed(log, "figures"):
     pa.save_figure(pa.plot_densities(dens), out.densities)
 
     bins = int(cfg["histogram_bins"])
-    hist = pa.histogram_table(per_run, {c: cfg["histogram_eps"][c] for c in pa.CASES}, bins)
+    hist_eps = {"independent": cfg["histogram_eps"]["independent"],
+                "dependent": with_match(cfg["histogram_eps"]["dependent"])}
+    hist = pa.histogram_table(per_run, hist_eps, bins)
     hist.to_csv(out.histograms_csv, index=False)
     pa.save_figure(pa.plot_histograms(hist), out.histograms)
 
     f8cfg = cfg["figure8"]
     panels = [("independent", float(f8cfg["eps_independent"]))]
-    panels += [("dependent", float(e)) for e in f8cfg["eps_dependent"]]
+    panels += [("dependent", e) for e in with_match(f8cfg["eps_dependent"])]
     f8 = pa.figure8_table(groups, panels, [int(n) for n in f8cfg["n_models"]], bins)
     f8.to_csv(out.figure8_csv, index=False)
     pa.save_figure(pa.plot_figure8(f8), out.figure8)
@@ -66,12 +88,9 @@ in_range = dep1[(dep1.eps >= 10) & (dep1.eps <= 50)]
 if len(in_range):
     add("dependent, 10 <= eps <= 50: largest single-run p-value", np.nan, in_range.p_value.max(),
         "paper: rejected at confidence ~100% for 10 <= eps <= 50")
-single_dep = groups[(groups.case == "dependent") & (groups.N == 1)]
-mean_by_eps = single_dep.groupby("eps").p_value.mean()
-closest = float((mean_by_eps - 0.5984).abs().idxmin())
 add("dependent: eps of our grid whose mean single-run p-value is closest to the paper's 0.5984 at eps = 6",
     6.0, closest, "where our runs are in the paper's intermediate regime")
-for eps_dep in sorted(set([float(e) for e in cfg["figure8"]["eps_dependent"]] + [closest])):
+for eps_dep in sorted(set([float(e) for e in cfg["figure8"]["eps_dependent"]] + [closest])):  # noqa: C401
     at = groups[(groups.case == "dependent") & np.isclose(groups.eps, eps_dep)]
     if not len(at):
         continue

@@ -9,7 +9,6 @@ from holdout.runlog import script_logger, timed
 log = script_logger(snakemake.log[0])
 cfg = snakemake.params.cfg
 case = snakemake.wildcards.case
-syn.check_plot_eps(cfg)
 spec = syn.mixture_from_config(cfg)
 train = syn.train_spec_from_config(cfg, case)
 n_runs = int(cfg["repetitions"])
