@@ -47,7 +47,7 @@ def cluster(tmp_path_factory):
     if reason:
         pytest.skip(reason)
     root = tmp_path_factory.mktemp("slurm")
-    c = slurm_cluster.start_cluster(root, cpus=min(os.cpu_count() or 1, 2), real_memory_mb=12000)
+    c = slurm_cluster.start_cluster(root, cpus=min(os.cpu_count() or 1, 2))
     try:
         yield c
     finally:
