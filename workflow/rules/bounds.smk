@@ -1,8 +1,143 @@
-# Stage: bounds. Rules, then the list of final outputs that "rule all" asks for.
+# Stage: bounds. Mania et al. (2019): Figure 1b, Figure 2 (both panels) and Table 1,
+# from formulas only. Helpers and bounds_targets() (the final outputs that "rule all"
+# asks for) are in bounds_common.smk.
 
 
-def bounds_targets():
-    """Final outputs of the bounds stage (empty when the stage is disabled)."""
-    if not study_enabled("bounds"):
-        return []
-    return []
+include: "bounds_common.smk"
+
+
+rule bounds_setting:
+    """The ImageNet setting (n, mean accuracy, similarity) behind Fig. 1b and Fig. 2."""
+    input:
+        unpack(_bounds_setting_input),
+    output:
+        "results/bounds/setting.json",
+    params:
+        setting_from=lambda wildcards: _bounds_cfg()["setting_from"],
+        setting=lambda wildcards: _bounds_cfg()["setting"],
+    log:
+        log_path("bounds", "setting"),
+    benchmark:
+        bench_path("bounds", "setting")
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/bounds_setting.py"
+
+
+rule bounds_figure1b:
+    """Mania et al. Fig. 1b: testable models, union vs similarity vs naive-Bayes bound."""
+    input:
+        setting="results/bounds/setting.json",
+    output:
+        csv="results/bounds/figure1b.csv",
+        png=report(
+            "results/bounds/figure1b.png",
+            caption="../report/bounds/figure1b.rst",
+            category="Mania et al. 2019",
+            subcategory="Bounds",
+        ),
+        pdf="results/bounds/figure1b.pdf",
+    params:
+        eps=lambda wildcards: _bounds_cfg()["eps"],
+        delta=lambda wildcards: _bounds_cfg()["delta"],
+        form=lambda wildcards: _bounds_cfg()["form"],
+    log:
+        log_path("bounds", "figure1b"),
+    benchmark:
+        bench_path("bounds", "figure1b")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/bounds_figure1b.py"
+
+
+rule bounds_figure2_grid:
+    """Mania et al. Fig. 2, one panel: gains over the union bound on a grid (vs eta or eps)."""
+    input:
+        setting="results/bounds/setting.json",
+    output:
+        csv="results/bounds/figure2_{panel}.csv",
+    wildcard_constraints:
+        panel="similarity|eps",
+    params:
+        grid=lambda wildcards: _bounds_cfg()["figure2"][wildcards.panel],
+        eps=lambda wildcards: _bounds_cfg()["eps"],
+        delta=lambda wildcards: _bounds_cfg()["delta"],
+        form=lambda wildcards: _bounds_cfg()["form"],
+    log:
+        log_path("bounds", "figure2_{panel}"),
+    benchmark:
+        bench_path("bounds", "figure2_{panel}")
+    threads: lambda wildcards: _bounds_cfg()["threads"]
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/bounds_figure2_grid.py"
+
+
+rule bounds_figure2:
+    """Mania et al. Fig. 2, both panels (log y axis), from the two grid CSVs beside it."""
+    input:
+        similarity="results/bounds/figure2_similarity.csv",
+        eps="results/bounds/figure2_eps.csv",
+    output:
+        png=report(
+            "results/bounds/figure2.png",
+            caption="../report/bounds/figure2.rst",
+            category="Mania et al. 2019",
+            subcategory="Bounds",
+        ),
+        pdf="results/bounds/figure2.pdf",
+    log:
+        log_path("bounds", "figure2"),
+    benchmark:
+        bench_path("bounds", "figure2")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/bounds_figure2_plot.py"
+
+
+rule bounds_table1:
+    """Mania et al. Table 1: SB and NBB gains for the configured families of models."""
+    output:
+        csv="results/bounds/table1.csv",
+        md=report(
+            "results/bounds/table1.md",
+            caption="../report/bounds/table1.rst",
+            category="Mania et al. 2019",
+            subcategory="Bounds",
+        ),
+    params:
+        rows=lambda wildcards: _bounds_cfg()["table1"]["rows"],
+        eps=lambda wildcards: _bounds_cfg()["eps"],
+        delta=lambda wildcards: _bounds_cfg()["delta"],
+        form=lambda wildcards: _bounds_cfg()["form"],
+    log:
+        log_path("bounds", "table1"),
+    benchmark:
+        bench_path("bounds", "table1")
+    threads: lambda wildcards: _bounds_cfg()["threads"]
+    resources:
+        mem_mb=3000,
+        runtime=15,
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../scripts/bounds_table1.py"

@@ -1,8 +1,45 @@
-# Stage: rvw. Rules, then the list of final outputs that "rule all" asks for.
+# Stage: rvw. Arora & Zhang (2021), Rip van Winkle's Razor: Tables 1 and 2 (bounds on the
+# population error from description lengths, Theorem 3.1). Helpers and rvw_targets() are
+# in rvw_helpers.smk.
 
 
-def rvw_targets():
-    """Final outputs of the rvw stage (empty when the stage is disabled)."""
-    if not study_enabled("rvw"):
-        return []
-    return []
+include: "rvw_helpers.smk"
+
+
+rule rvw_table:
+    """Arora & Zhang Tables 1-2: the Theorem 3.1 bound for each configured row."""
+    input:
+        descriptions=rvw_descriptions,
+    output:
+        csv=report(
+            "results/rvw/{table}.csv",
+            caption="../report/rvw/table.rst",
+            category="Arora & Zhang 2021",
+            subcategory="Tables 1-2 (CSV)",
+        ),
+        md=report(
+            "results/rvw/{table}.md",
+            caption="../report/rvw/table.rst",
+            category="Arora & Zhang 2021",
+            subcategory="Tables 1-2 (Markdown)",
+        ),
+    params:
+        rows=rvw_rows,
+        title=lambda wc: rvw_tables()[wc.table].get("title", ""),
+        english=lambda wc: rvw_tables()[wc.table].get("english", {}),
+        C=config["rvw"]["C"],
+        delta=config["rvw"]["delta"],
+    wildcard_constraints:
+        table="[A-Za-z0-9_-]+",
+    log:
+        log_path("rvw", "table_{table}"),
+    benchmark:
+        bench_path("rvw", "table_{table}")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/rvw_table.py"

@@ -1,0 +1,297 @@
+"""The bounds study of Mania et al. (2019): Figure 1b, Figure 2 and Table 1 as tables.
+
+Pure functions over :mod:`holdout.bounds`; the workflow scripts call them and the plotting
+functions in :mod:`holdout.plots_bounds` draw their results.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from holdout.bounds import naive_bayes_bound_k, similarity_bound_k, union_bound_k
+
+__all__ = [
+    "Setting",
+    "load_measured_setting",
+    "TestableModels",
+    "testable_models",
+    "gain_grid",
+    "figure1b_table",
+    "table1",
+    "table1_markdown",
+    "fmt_gain",
+]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A test set and a family of models: size n, mean accuracy and mean pairwise similarity.
+
+    ``source`` says where the numbers come from ("config" or the measured JSON's path).
+    """
+
+    n: int
+    mean_accuracy: float
+    similarity: float
+    source: str = "config"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 1:
+            raise ValueError(f"setting ({self.source}): n must be a positive integer, got {self.n!r}")
+        if not 0.0 < float(self.mean_accuracy) < 1.0:
+            raise ValueError(
+                f"setting ({self.source}): mean_accuracy must lie strictly between 0 and 1, "
+                f"got {self.mean_accuracy!r}"
+            )
+        if not 0.0 < float(self.similarity) <= 1.0:
+            raise ValueError(
+                f"setting ({self.source}): similarity must lie in (0, 1], got {self.similarity!r}"
+            )
+
+    @property
+    def error(self) -> float:
+        """The population error rate mu = 1 - mean accuracy."""
+        return 1.0 - float(self.mean_accuracy)
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self) | {"error": self.error}
+
+
+def load_measured_setting(path: str | Path) -> Setting:
+    """Read the measured ImageNet setting: JSON with keys ``n``, ``mean_accuracy``, ``mean_similarity``.
+
+    Written by the similarity stage (``results/similarity/imagenet/setting.json``). Errors
+    name the file and the key.
+    """
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: measured setting not found (bounds.setting_from: measured)") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not valid JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a JSON object with keys n, mean_accuracy, mean_similarity")
+    for key in ("n", "mean_accuracy", "mean_similarity"):
+        if key not in data:
+            raise ValueError(f"{path}: missing key {key!r} (need n, mean_accuracy, mean_similarity)")
+    n = data["n"]
+    if isinstance(n, float) and n.is_integer():
+        n = int(n)
+    for key in ("mean_accuracy", "mean_similarity"):
+        if isinstance(data[key], bool) or not isinstance(data[key], (int, float)):
+            raise ValueError(f"{path}: key {key!r} must be a number, got {data[key]!r}")
+    return Setting(
+        n=n,
+        mean_accuracy=float(data["mean_accuracy"]),
+        similarity=float(data["mean_similarity"]),
+        source=str(path),
+    )
+
+
+@dataclass(frozen=True)
+class TestableModels:
+    """The number of testable models under the three bounds (Mania et al. Sec. 5.1)."""
+
+    n: int
+    error: float
+    similarity: float
+    eps: float
+    delta: float
+    union_k: int
+    similarity_k: int
+    naive_bayes_k: int
+
+    @property
+    def similarity_gain(self) -> float:
+        """Multiplicative gain of the similarity bound over the union bound (Fig. 2, Table 1 'SB')."""
+        return _ratio(self.similarity_k, self.union_k)
+
+    @property
+    def naive_bayes_gain(self) -> float:
+        """Multiplicative gain of the naive-Bayes bound over the union bound ('NBB')."""
+        return _ratio(self.naive_bayes_k, self.union_k)
+
+
+def _ratio(a: int, b: int) -> float:
+    return math.nan if b == 0 else a / b
+
+
+def testable_models(
+    n: int, error: float, similarity: float, eps: float, delta: float, form: str = "literal"
+) -> TestableModels:
+    """The k of :func:`union_bound_k`, :func:`similarity_bound_k` and :func:`naive_bayes_bound_k`."""
+    return TestableModels(
+        n=n,
+        error=error,
+        similarity=similarity,
+        eps=eps,
+        delta=delta,
+        union_k=union_bound_k(n=n, error=error, eps=eps, delta=delta),
+        similarity_k=similarity_bound_k(
+            n=n, error=error, similarity=similarity, eps=eps, delta=delta, form=form  # type: ignore[arg-type]
+        ),
+        naive_bayes_k=naive_bayes_bound_k(n=n, error=error, similarity=similarity, eps=eps, delta=delta),
+    )
+
+
+def _testable_models_kw(kw: dict[str, object]) -> TestableModels:
+    return testable_models(**kw)  # type: ignore[arg-type]
+
+
+def _row(tm: TestableModels) -> dict[str, object]:
+    return {
+        "n": tm.n,
+        "error": tm.error,
+        "similarity": tm.similarity,
+        "eps": tm.eps,
+        "delta": tm.delta,
+        "union_k": tm.union_k,
+        "similarity_k": tm.similarity_k,
+        "naive_bayes_k": tm.naive_bayes_k,
+        "similarity_gain": tm.similarity_gain,
+        "naive_bayes_gain": tm.naive_bayes_gain,
+    }
+
+
+def gain_grid(
+    *,
+    n: int,
+    error: float,
+    similarities: Sequence[float],
+    eps_values: Sequence[float],
+    delta: float,
+    form: str = "literal",
+    threads: int = 1,
+) -> pd.DataFrame:
+    """Testable models and gains on the grid similarities x eps_values (Mania et al. Fig. 2).
+
+    One row per grid point (columns of :class:`TestableModels` plus the two gains).
+    Points are computed in ``threads`` processes when ``threads > 1``.
+    """
+    jobs = [
+        dict(n=n, error=error, similarity=float(s), eps=float(e), delta=delta, form=form)
+        for s in similarities
+        for e in eps_values
+    ]
+    if threads > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
+            results = list(pool.map(_testable_models_kw, jobs))
+    else:
+        results = [_testable_models_kw(job) for job in jobs]
+    return pd.DataFrame([_row(tm) for tm in results])
+
+
+def figure1b_table(setting: Setting, eps: float, delta: float, form: str = "literal") -> pd.DataFrame:
+    """Figure 1b of Mania et al.: testable models under the three bounds, one row per bound."""
+    tm = testable_models(setting.n, setting.error, setting.similarity, eps, delta, form)
+    rows = [
+        ("union bound (2)", tm.union_k, 1.0),
+        ("similarity bound (3)+(8)", tm.similarity_k, tm.similarity_gain),
+        ("naive-Bayes bound (A1)", tm.naive_bayes_k, tm.naive_bayes_gain),
+    ]
+    return pd.DataFrame(
+        [
+            {
+                "bound": name,
+                "testable_models": k,
+                "gain_over_union": gain,
+                "n": setting.n,
+                "mean_accuracy": setting.mean_accuracy,
+                "similarity": setting.similarity,
+                "eps": eps,
+                "delta": delta,
+                "form": form,
+                "setting_source": setting.source,
+            }
+            for name, k, gain in rows
+        ]
+    )
+
+
+def table1(
+    rows: Sequence[dict[str, object]], eps: float, delta: float, form: str = "literal", threads: int = 1
+) -> pd.DataFrame:
+    """Table 1 of Mania et al.: SB and NBB gains for rows (name, n, mean accuracy, mean similarity).
+
+    Optional ``paper_sb`` / ``paper_nbb`` in a row are carried over as comparison columns.
+    """
+    jobs = []
+    for i, row in enumerate(rows):
+        for key in ("name", "n", "mean_accuracy", "mean_similarity"):
+            if key not in row:
+                raise ValueError(f"bounds.table1.rows[{i}]: missing key {key!r}")
+        jobs.append(
+            dict(
+                n=int(row["n"]),  # type: ignore[call-overload]
+                error=1.0 - float(row["mean_accuracy"]),  # type: ignore[arg-type]
+                similarity=float(row["mean_similarity"]),  # type: ignore[arg-type]
+                eps=eps,
+                delta=delta,
+                form=form,
+            )
+        )
+    if threads > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
+            results = list(pool.map(_testable_models_kw, jobs))
+    else:
+        results = [_testable_models_kw(job) for job in jobs]
+    out = []
+    for row, tm in zip(rows, results):
+        out.append(
+            {
+                "name": row["name"],
+                "n": tm.n,
+                "mean_accuracy": row["mean_accuracy"],
+                "mean_similarity": row["mean_similarity"],
+                "eps": eps,
+                "delta": delta,
+                "union_k": tm.union_k,
+                "similarity_k": tm.similarity_k,
+                "naive_bayes_k": tm.naive_bayes_k,
+                "sb_gain": tm.similarity_gain,
+                "nbb_gain": tm.naive_bayes_gain,
+                "paper_sb_gain": row.get("paper_sb"),
+                "paper_nbb_gain": row.get("paper_nbb"),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def fmt_gain(value: object) -> str:
+    """A gain as in Mania et al. Table 1: '9.6x' below 1000, '1.5e4x' above."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    v = float(value)  # type: ignore[arg-type]
+    if v < 1000:
+        return f"{v:.1f}x"
+    mantissa, exponent = f"{v:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}x"
+
+
+def table1_markdown(df: pd.DataFrame, notes: Sequence[str] = ()) -> str:
+    """Markdown rendering of :func:`table1` (the paper's layout plus our k's), with notes."""
+    lines = [
+        "| Models | n | Mean accuracy | Mean similarity | SB | NBB | SB (paper) | NBB (paper) "
+        "| k union | k SB | k NBB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in df.to_dict("records"):
+        lines.append(
+            f"| {r['name']} | {r['n']:,} | {100 * float(r['mean_accuracy']):.1f}% "
+            f"| {100 * float(r['mean_similarity']):.1f}% | {fmt_gain(r['sb_gain'])} "
+            f"| {fmt_gain(r['nbb_gain'])} | {fmt_gain(r['paper_sb_gain'])} "
+            f"| {fmt_gain(r['paper_nbb_gain'])} | {int(r['union_k']):,} "
+            f"| {int(r['similarity_k']):,} | {int(r['naive_bayes_k']):,} |"
+        )
+    if notes:
+        lines.append("")
+        lines.extend(f"- {note}" for note in notes)
+    return "\n".join(lines) + "\n"
