@@ -6,3 +6,29 @@
 - ``holdout.adversarial.translation``: translation attacks with exact densities
   (Sec. 5.1, Appendix B).
 """
+
+from holdout.adversarial.stats import (
+    IntervalTestResult,
+    TestResult,
+    adversarial_risk,
+    bernstein_bound,
+    bernstein_p_value,
+    interval_test,
+    n_model_test,
+    pairwise_test,
+    t_statistic,
+    test_error,
+)
+
+__all__ = [
+    "IntervalTestResult",
+    "TestResult",
+    "adversarial_risk",
+    "bernstein_bound",
+    "bernstein_p_value",
+    "interval_test",
+    "n_model_test",
+    "pairwise_test",
+    "t_statistic",
+    "test_error",
+]
