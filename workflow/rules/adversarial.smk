@@ -26,8 +26,8 @@ rule adversarial_synthetic_train:
         bench_path("adversarial", "synthetic_train_{case}")
     threads: lambda wildcards: int(adversarial_synthetic_cfg()["train_threads"])
     resources:
-        mem_mb=4000,
-        runtime=30,
+        mem_mb=attempt_scaled(4000),
+        runtime=attempt_scaled(30),
     conda:
         "../../envs/torch.yaml"
     script:
@@ -51,8 +51,8 @@ rule adversarial_synthetic_evaluate:
         bench_path("adversarial", "synthetic_evaluate_{case}")
     threads: 1
     resources:
-        mem_mb=4000,
-        runtime=15,
+        mem_mb=attempt_scaled(4000),
+        runtime=attempt_scaled(15),
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -120,8 +120,8 @@ rule adversarial_synthetic_figures:
         bench_path("adversarial", "synthetic_figures")
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(10),
     conda:
         "../../envs/analysis.yaml"
     script:

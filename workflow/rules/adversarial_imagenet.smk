@@ -28,8 +28,8 @@ rule adversarial_imagenet_attacks:
         bench_path("adversarial_imagenet", "attacks_{model}_{split}")
     threads: lambda wildcards: int(adversarial_imagenet_cfg()["threads"])
     resources:
-        mem_mb=lambda wildcards: int(adversarial_imagenet_cfg()["mem_mb"]),
-        runtime=lambda wildcards: int(adversarial_imagenet_cfg()["runtime"]),
+        mem_mb=lambda wildcards, attempt: int(adversarial_imagenet_cfg()["mem_mb"]) * attempt,
+        runtime=lambda wildcards, attempt: int(adversarial_imagenet_cfg()["runtime"]) * attempt,
     conda:
         "../../envs/torch.yaml"
     script:
@@ -62,8 +62,8 @@ rule adversarial_imagenet_figure5:
         bench_path("adversarial_imagenet", "figure5_{model}")
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(10),
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -94,8 +94,8 @@ rule adversarial_imagenet_summary:
         bench_path("adversarial_imagenet", "summary")
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(10),
     conda:
         "../../envs/analysis.yaml"
     script:

@@ -21,8 +21,8 @@ rule bounds_setting:
         bench_path("bounds", "setting")
     threads: 1
     resources:
-        mem_mb=500,
-        runtime=5,
+        mem_mb=attempt_scaled(500),
+        runtime=attempt_scaled(5),
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -52,8 +52,8 @@ rule bounds_figure1b:
         bench_path("bounds", "figure1b")
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(10),
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -79,8 +79,8 @@ rule bounds_figure2_grid:
         bench_path("bounds", "figure2_{panel}")
     threads: lambda wildcards: _bounds_cfg()["threads"]
     resources:
-        mem_mb=3000,
-        runtime=30,
+        mem_mb=attempt_scaled(3000),
+        runtime=attempt_scaled(30),
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -106,8 +106,8 @@ rule bounds_figure2:
         bench_path("bounds", "figure2")
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=5,
+        mem_mb=attempt_scaled(1000),
+        runtime=attempt_scaled(5),
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -135,8 +135,8 @@ rule bounds_table1:
         bench_path("bounds", "table1")
     threads: lambda wildcards: _bounds_cfg()["threads"]
     resources:
-        mem_mb=3000,
-        runtime=15,
+        mem_mb=attempt_scaled(3000),
+        runtime=attempt_scaled(15),
     conda:
         "../../envs/analysis.yaml"
     script:

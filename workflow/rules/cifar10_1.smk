@@ -25,8 +25,8 @@ rule cifar10_1_new_test_sets:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=5,
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(5),
     script:
         "../scripts/cifar10_1_new_test_sets.py"
 
@@ -51,8 +51,8 @@ rule cifar10_1_tables_1_4:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=5,
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(5),
     script:
         "../scripts/cifar10_1_tables_1_4.py"
 
@@ -78,7 +78,7 @@ rule cifar10_1_figure2:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=5,
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(5),
     script:
         "../scripts/cifar10_1_figure2.py"

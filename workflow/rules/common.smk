@@ -23,3 +23,12 @@ def bench_path(study, name):
 def study_enabled(name):
     """True when config[name]['enabled'] is set (each study has the switch)."""
     return bool(config.get(name, {}).get("enabled", True))
+
+
+def attempt_scaled(base):
+    """A resource that grows with each retry: ``base`` on the first attempt, ``2 * base`` on the second, ...
+
+    Used for ``mem_mb`` and ``runtime`` so that a job killed for memory or time on a cluster
+    asks for more when Snakemake retries it (``retries:`` in the profile).
+    """
+    return lambda wildcards, attempt: base * attempt

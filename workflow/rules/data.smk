@@ -23,8 +23,8 @@ rule data_fetch_file:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=512,
-        runtime=60,
+        mem_mb=attempt_scaled(512),
+        runtime=attempt_scaled(60),
     script:
         "../scripts/data_fetch.py"
 
@@ -46,8 +46,8 @@ rule data_fetch_cifar10_1_predictions:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=512,
-        runtime=30,
+        mem_mb=attempt_scaled(512),
+        runtime=attempt_scaled(30),
     script:
         "../scripts/data_fetch.py"
 
@@ -69,8 +69,8 @@ rule data_fetch_imagenet_predictions:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=60,
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(60),
     script:
         "../scripts/data_fetch.py"
 
@@ -95,8 +95,8 @@ rule data_convert_cifar10_1:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(10),
     script:
         "../scripts/data_convert_cifar10_1.py"
 
@@ -119,8 +119,8 @@ rule data_convert_cifar10_original:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        mem_mb=attempt_scaled(2048),
+        runtime=attempt_scaled(10),
     script:
         "../scripts/data_convert_cifar10_1.py"
 
@@ -146,8 +146,8 @@ rule data_convert_imagenet:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        mem_mb=attempt_scaled(2048),
+        runtime=attempt_scaled(10),
     script:
         "../scripts/data_convert_imagenet.py"
 
@@ -171,8 +171,8 @@ rule data_convert_user:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        mem_mb=attempt_scaled(2048),
+        runtime=attempt_scaled(10),
     script:
         "../scripts/data_convert_user.py"
 

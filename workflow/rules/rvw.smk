@@ -39,7 +39,7 @@ rule rvw_table:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=500,
-        runtime=5,
+        mem_mb=attempt_scaled(500),
+        runtime=attempt_scaled(5),
     script:
         "../scripts/rvw_table.py"
