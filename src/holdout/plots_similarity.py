@@ -108,7 +108,7 @@ def plot_difficulty(
             ax.annotate(
                 text,
                 xy=(mark, 100 * f[mark]),
-                xytext=(mark + 0.12 * k if right else mark - 0.55 * k, 100 * f[mark] - (12 if right else 25)),
+                xytext=(mark + 0.12 * k if right else mark - 0.55 * k, 100 * f[mark] - (12 if right else 45)),
                 arrowprops={"arrowstyle": "->", "lw": 0.8},
                 fontsize=8,
             )

@@ -38,6 +38,8 @@ summary = summarize_similarity(errors, sim, quantiles=params.quantiles)
 log.info("mean accuracy %.4f, mean similarity %.4f, independent %.4f", summary.mean_accuracy,
          summary.mean_similarity, summary.mean_independent_similarity)
 
+if params.eta_min > params.eta_max:
+    raise ValueError(f"config similarity.eta: min={params.eta_min} is above max={params.eta_max}")
 etas = np.linspace(params.eta_min, params.eta_max, params.eta_num)
 with timed(log, f"greedy covering numbers for {etas.size} values of eta"):
     cover = covering_numbers(sim, error_rates, etas)
