@@ -12,6 +12,7 @@ from holdout import bounds as B
 
 SMALL = {
     "bounds": {
+        "setting_from": "config",  # the default is "measured" (needs the similarity stage)
         "setting": {"n": 4000, "mean_accuracy": 0.8, "similarity": 0.9},
         "eps": 0.02,
         "delta": 0.05,

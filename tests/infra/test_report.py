@@ -46,10 +46,13 @@ def test_report_shows_registered_table_and_figure(repo, chromium, local_run, tmp
 
 
 # Studies fast enough to run in full for the report test (their default config).
-REPORT_STUDIES = ("bounds", "rvw")
+REPORT_STUDIES = ("bounds", "rvw", "similarity")
+# Enabled too, without report entries of their own: the data stage feeds the similarity study
+# (whose measured ImageNet setting feeds bounds, bounds.setting_from: measured by default).
+REPORT_INPUT_STAGES = ("data",)
 
 
-def test_real_workflow_report_collects_every_figure(repo, chromium, tmp_path):
+def test_real_workflow_report_collects_every_figure(repo, chromium, tmp_path, shared_data):
     """The real workflow's report, from a run of the fast studies (all others disabled
     through their `enabled` switches): every PNG the run made under results/ is in the
     report and decodes in the browser, every study that ran has entries, and every
@@ -57,10 +60,11 @@ def test_real_workflow_report_collects_every_figure(repo, chromium, tmp_path):
     import yaml
 
     schema = yaml.safe_load((repo / "config" / "schema.yaml").read_text())
-    switches = {name: {"enabled": name in REPORT_STUDIES}
+    switches = {name: {"enabled": name in REPORT_STUDIES + REPORT_INPUT_STAGES}
                 for name, spec in schema["properties"].items()
                 if "enabled" in spec.get("properties", {})}
     assert set(REPORT_STUDIES) <= set(switches)
+    switches["data"]["mirror"] = str(shared_data)  # offline.yaml's is relative to the repository
     only = tmp_path / "only.yaml"
     only.write_text(yaml.safe_dump(switches))
     work = tmp_path / "work"
