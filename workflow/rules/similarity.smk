@@ -34,8 +34,8 @@ rule similarity_analyse:
         "../../envs/analysis.yaml"
     threads: 2
     resources:
-        mem_mb=4000,
-        runtime=15,
+        mem_mb=attempt_scaled(4000),
+        runtime=attempt_scaled(15),
     script:
         "../scripts/similarity_analyse.py"
 
@@ -85,8 +85,8 @@ rule similarity_plots:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(10),
     script:
         "../scripts/similarity_plots.py"
 
@@ -109,8 +109,8 @@ rule similarity_setting:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=500,
-        runtime=5,
+        mem_mb=attempt_scaled(500),
+        runtime=attempt_scaled(5),
     script:
         "../scripts/similarity_setting.py"
 
@@ -134,8 +134,8 @@ rule similarity_table1_set:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=30,
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(30),
     script:
         "../scripts/similarity_table1_set.py"
 
@@ -159,8 +159,8 @@ rule similarity_table1:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=5,
+        mem_mb=attempt_scaled(1000),
+        runtime=attempt_scaled(5),
     script:
         "../scripts/similarity_table1.py"
 
