@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,17 +20,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from holdout import bounds as B  # noqa: E402
+from holdout.runlog import median_time
 
 IMAGENET = dict(n=50_000, error=0.244, eps=0.01, delta=0.05)
-
-
-def _time(fn, repeats: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def main() -> None:
@@ -66,7 +57,7 @@ def main() -> None:
         ("naive_bayes_bound_k (ImageNet)", lambda: B.naive_bayes_bound_k(similarity=0.85, **IMAGENET), 5, "< 0.1 s"),
     ]
     for name, fn, repeats, target in cases:
-        seconds, result = _time(fn, repeats)
+        seconds, result = median_time(fn, repeats)
         rows.append((name, seconds, target, result))
 
     if not args.no_study:

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
+from holdout.runlog import median_time  # noqa: E402
 from holdout.similarity import (  # noqa: E402
     agreement_counts,
     covering_numbers,
@@ -40,15 +39,6 @@ def synthetic_errors(k: int, n: int, seed: int = 0) -> np.ndarray:
     return rng.random((k, n)) < prob
 
 
-def _time(fn, repeats: int):
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--models", type=int, default=1235)
@@ -59,18 +49,18 @@ def main() -> None:
 
     errors = synthetic_errors(args.models, args.n)
     rows = []
-    t_mm, agree_mm = _time(lambda: agreement_counts(errors, "matmul"), args.repeats)
+    t_mm, agree_mm = median_time(lambda: agreement_counts(errors, "matmul"), args.repeats)
     rows.append(("similarity, float32 matmul", t_mm, "< 1 s"))
-    t_pb, agree_pb = _time(lambda: agreement_counts(errors, "packbits"), args.repeats)
+    t_pb, agree_pb = median_time(lambda: agreement_counts(errors, "packbits"), args.repeats)
     rows.append(("similarity, packbits + bitwise_count", t_pb, "< 1 s"))
     if not np.array_equal(agree_mm, agree_pb):
         raise SystemExit("matmul and packbits counts differ")
     sim = pairwise_similarity(errors)
     err = errors.mean(axis=1)
     etas = np.linspace(0.5, 1.0, args.etas)
-    t_cov, cov = _time(lambda: covering_numbers(sim, err, etas), max(1, args.repeats // 2))
+    t_cov, cov = median_time(lambda: covering_numbers(sim, err, etas), max(1, args.repeats // 2))
     rows.append((f"covering numbers, {args.etas} etas", t_cov, "< 10 s"))
-    t_diff, _ = _time(lambda: difficulty_distribution(errors), args.repeats)
+    t_diff, _ = median_time(lambda: difficulty_distribution(errors), args.repeats)
     rows.append(("difficulty distribution", t_diff, "-"))
 
     print(f"K = {args.models:,} models, n = {args.n:,} points, {os.cpu_count()} CPUs; "

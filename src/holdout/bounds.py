@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy.special import bdtr, bdtrc, gammaln, xlog1py, xlogy
+from scipy.special import bdtr, bdtrc, gammaln, xlogy
 
 __all__ = [
     "PairCoupling",

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def script_logger(log_path: str | Path | None, name: str = "holdout") -> logging.Logger:
@@ -50,3 +54,15 @@ def timed(logger: logging.Logger, what: str) -> Iterator[None]:
         yield
     finally:
         logger.info("%s: done in %.3f s", what, time.perf_counter() - start)
+
+
+def median_time(fn: Callable[[], T], repeats: int) -> tuple[float, T]:
+    """Median wall time in seconds of ``repeats`` calls of ``fn``, and the last result (benchmarks)."""
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {repeats}")
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result

@@ -1,6 +1,5 @@
 """Rows of a Mania-Table-1-like table for one test set: subsets, mean accuracy/similarity, SB/NBB gains."""
 
-import numpy as np
 import pandas as pd
 
 from holdout.predictions import load_predictions
