@@ -31,7 +31,7 @@ from PIL import Image
 
 from holdout.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, augment_batch
 from holdout.models import ResNetPreactConfig, build_resnet_preact
-from holdout.training import TrainConfig, build_optimizer, predict, training_loss
+from holdout.training import TrainConfig, build_optimizer, predict, training_step
 
 BATCH = 128
 
@@ -62,12 +62,7 @@ def ours(depth: int, aug: AugmentConfig, iters: int, dev: torch.device, channels
         _sync(dev)
         t0, c0 = time.perf_counter(), time.process_time()
         b = augment_batch(xd[idx], yd[idx], aug, 10, gen, rng, fmt)
-        with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16):
-            logits = [model(v) for v in b.views]
-        loss = training_loss(logits, b.targets, aug.dual_cutout_alpha)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
+        training_step(model, opt, b, aug.dual_cutout_alpha, dev.type, bf16)
         _sync(dev)
         if it:
             times.append((time.perf_counter() - t0, time.process_time() - c0))

@@ -97,10 +97,7 @@ def _check_unit(name: str, value: float) -> float:
 
 
 def _check_eps(eps: float) -> float:
-    eps = float(eps)
-    if not (0.0 < eps < 1.0) or math.isnan(eps):
-        raise ValueError(f"eps must lie strictly between 0 and 1, got {eps!r}")
-    return eps
+    return _check_open_unit("eps", eps)
 
 
 def _check_k(k: int) -> int:
@@ -538,10 +535,7 @@ def _largest_k(bound: Callable[[int], float], delta: float) -> int:
 
 
 def _check_delta(delta: float) -> float:
-    delta = float(delta)
-    if not (0.0 < delta < 1.0) or math.isnan(delta):
-        raise ValueError(f"delta must lie strictly between 0 and 1, got {delta!r}")
-    return delta
+    return _check_open_unit("delta", delta)
 
 
 def union_bound_k(n: int, error: float, eps: float, delta: float) -> int:

@@ -32,7 +32,7 @@ import math
 import os
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -42,10 +42,11 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from holdout.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, augment_batch, normalize
+from holdout.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, AugmentedBatch, augment_batch, normalize
 from holdout.models import ResNetPreact, ResNetPreactConfig, build_resnet_preact
 
 __all__ = [
+    "training_step",
     "TrainConfig",
     "TrainResult",
     "LRSchedule",
@@ -255,6 +256,26 @@ def training_loss(logits: Sequence[torch.Tensor], targets: torch.Tensor, dual_cu
     z1, z2 = (z.float() for z in logits)
     ce = 0.5 * (soft_cross_entropy(z1, targets) + soft_cross_entropy(z2, targets))
     return ce + dual_cutout_alpha * F.mse_loss(z1, z2)
+
+
+def training_step(
+    forward: Callable[[torch.Tensor], torch.Tensor],
+    optimizer: torch.optim.Optimizer,
+    batch: AugmentedBatch,
+    dual_cutout_alpha: float,
+    device_type: str,
+    autocast: bool,
+) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """One optimisation step on an augmented batch: forward every view (bf16 autocast when
+    asked), :func:`training_loss`, backward, ``optimizer.step()``. Returns the loss and the
+    logits of each view (the scheduler is the caller's)."""
+    with torch.autocast(device_type, dtype=torch.bfloat16, enabled=autocast):
+        logits = [forward(v) for v in batch.views]
+    loss = training_loss(logits, batch.targets, dual_cutout_alpha)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+    return loss, logits
 
 
 # --------------------------------------------------------------------------- checkpoints
@@ -524,12 +545,7 @@ def train(
         for step in range(steps_per_epoch):
             idx = perm[step * config.batch_size:(step + 1) * config.batch_size]
             batch = augment_batch(x_dev[idx], y_dev[idx], aug, model_config.num_classes, aug_gen, mix_rng, mem_fmt)
-            with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=autocast):
-                logits = [fwd(v) for v in batch.views]
-            loss = training_loss(logits, batch.targets, aug.dual_cutout_alpha)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
+            loss, logits = training_step(fwd, optimizer, batch, aug.dual_cutout_alpha, dev.type, autocast)
             scheduler.step()
             bs = idx.shape[0]
             seen += bs
