@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.rvw import EnglishRubric, description_length, rvw_bound
+from holdout.rvw.core import EnglishRubric, description_length, rvw_bound
 
 REPO = Path(__file__).resolve().parents[1]
 

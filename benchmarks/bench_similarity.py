@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from holdout.runlog import median_time  # noqa: E402
-from holdout.similarity import (  # noqa: E402
+from holdout.similarity.core import (  # noqa: E402
     agreement_counts,
     covering_numbers,
     difficulty_distribution,

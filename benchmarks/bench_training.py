@@ -29,9 +29,9 @@ import torch
 import torchvision.transforms as T
 from PIL import Image
 
-from holdout.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, augment_batch
-from holdout.models import ResNetPreactConfig, build_resnet_preact
-from holdout.training import TrainConfig, build_optimizer, predict, training_step
+from holdout.training.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, augment_batch
+from holdout.training.models import ResNetPreactConfig, build_resnet_preact
+from holdout.training.loop import TrainConfig, build_optimizer, predict, training_step
 
 BATCH = 128
 

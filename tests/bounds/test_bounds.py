@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from holdout import bounds as B
+from holdout.bounds import core as B
 
 # The ImageNet setting of Mania et al. Sec. 5.1: n = 50,000, mean accuracy 75.6%, eta = 0.85.
 IMAGENET = dict(n=50_000, error=0.244, eps=0.01, delta=0.05)
@@ -461,7 +461,7 @@ def _exact_log_pmf(k: int, n: int, p: float) -> float:
 def test_binomial_log_pmf_is_accurate_at_n_50000():
     """The point masses behind (14) are accurate to ~1e-15 relative even at n = 50,000
     (log-gamma differences would lose ~5 digits there)."""
-    from holdout.bounds import _log_binom_pmf, _log_pmf_grid
+    from holdout.bounds.core import _log_binom_pmf, _log_pmf_grid
 
     j = np.array([1.0, 7.0, 30.0, 17_615.0, 50_000.0])
     cols = np.array([0.0, 1.0, 6.0, 29.0, 12_200.0, 12_700.0, 17_615.0])

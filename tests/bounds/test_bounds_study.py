@@ -1,4 +1,4 @@
-"""holdout.bounds_study: the setting file, the tables of Fig. 1b / Fig. 2 / Table 1."""
+"""holdout.bounds.study: the setting file, the tables of Fig. 1b / Fig. 2 / Table 1."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from holdout import bounds as B
-from holdout import bounds_study as S
+from holdout.bounds import core as B
+from holdout.bounds import study as S
 
 
 def test_load_measured_setting(tmp_path):

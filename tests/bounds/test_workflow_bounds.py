@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from holdout import bounds as B
+from holdout.bounds import core as B
 
 SMALL = {
     "bounds": {

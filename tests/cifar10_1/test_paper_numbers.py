@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import yaml
 
-from holdout.data import convert_cifar10_1_predictions, load_cifar10
-from holdout.recht import accuracy_table, delta_rank, linear_fit, table1, table4, table5
+from holdout.data.core import convert_cifar10_1_predictions, load_cifar10
+from holdout.cifar10_1.recht import accuracy_table, delta_rank, linear_fit, table1, table4, table5
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 NO_ARCHIVE = "CIFAR-10 archive not in the mirror yet"

@@ -1,4 +1,4 @@
-"""holdout.recht on synthetic inputs: intervals, ranks, tables, the linear fit and its band."""
+"""holdout.cifar10_1.recht on synthetic inputs: intervals, ranks, tables, the linear fit and its band."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from holdout.predictions import Predictions
-from holdout.recht import (
+from holdout.cifar10_1.recht import (
     accuracy_table,
     clopper_pearson,
     delta_rank,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import yaml
 
-from holdout.data import CIFAR10_CLASSES, ChecksumError, DataError, fetch, load_cifar10
+from holdout.data.core import CIFAR10_CLASSES, ChecksumError, DataError, fetch, load_cifar10
 
 OFFICIAL_MD5 = "c58f30108f718f92721af3b95e74349a"
 REBUILD_MD5 = "02a0a31bf823a71a036f785f1273ee37"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import yaml
 
-from holdout.data import DataError, convert_cifar10_1_predictions, convert_imagenet_testbed, imagenet_labels
+from holdout.data.core import DataError, convert_cifar10_1_predictions, convert_imagenet_testbed, imagenet_labels
 
 FISHER_VECTORS = ("fv_4k", "fv_16k", "fv_64k")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from holdout.data import (
+from holdout.data.core import (
     ChecksumError,
     DataError,
     FetchError,
@@ -94,7 +94,7 @@ def test_download_path_with_progress_log(tmp_path, caplog):
     data = bytes(range(256)) * 5000
     src.write_bytes(data)
     dest = tmp_path / "resources" / "remote.bin"
-    with caplog.at_level(logging.INFO, logger="holdout.data"):
+    with caplog.at_level(logging.INFO, logger="holdout.data.core"):
         fetch(src.as_uri(), dest, "md5:" + hashlib.md5(data).hexdigest())
     assert dest.read_bytes() == data
     assert "downloaded" in caplog.text and "verified" in caplog.text

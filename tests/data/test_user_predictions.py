@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from holdout.data import DataError, convert_user_predictions
+from holdout.data.core import DataError, convert_user_predictions
 
 
 def _csv(path, header, rows):

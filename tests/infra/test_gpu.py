@@ -1,4 +1,4 @@
-"""holdout.gpu: one training job per GPU on a workstation (lock-file slots)."""
+"""holdout.training.gpu: one training job per GPU on a workstation (lock-file slots)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from holdout.gpu import gpu_slot, main, visible_gpus
+from holdout.training.gpu import gpu_slot, main, visible_gpus
 
 HOLDER = """
 import sys, time, os
-from holdout.gpu import gpu_slot
+from holdout.training.gpu import gpu_slot
 with gpu_slot(gpus=sys.argv[1].split(','), lock_dir=sys.argv[2], poll_seconds=0.05) as s:
     print(s.gpu, os.environ['CUDA_VISIBLE_DEVICES'], flush=True)
     time.sleep(float(sys.argv[3]))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from holdout.rvw import (
+from holdout.rvw.core import (
     DEEP_LEARNING_LAYERS,
     MATH_OPERATIONS,
     OPTIMIZERS,

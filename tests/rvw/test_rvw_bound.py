@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from holdout.rvw import rvw_bound, rvw_fixed_point_map
+from holdout.rvw.core import rvw_bound, rvw_fixed_point_map
 
 N = 50_000
 

@@ -77,7 +77,7 @@ def test_rvw_stage_rows_from_description_files_and_a_bad_one(tmp_path: Path, wor
 
     chars = pd.read_csv(tmp_path / "results/rvw/mine_chars.csv")
     words = pd.read_csv(tmp_path / "results/rvw/mine_words.csv")
-    from holdout.rvw import rvw_bound
+    from holdout.rvw.core import rvw_bound
 
     assert list(chars["bits"]) == [98, len("train with momentum 0.9") + 100, 123]
     assert words["bits"].tolist() == [4 * 10 + 100]

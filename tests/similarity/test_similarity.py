@@ -1,4 +1,4 @@
-"""holdout.similarity: hand cases, packbits == matmul, greedy covers vs brute force, the
+"""holdout.similarity.core: hand cases, packbits == matmul, greedy covers vs brute force, the
 difficulty distribution, and the measured ImageNet numbers of Mania et al. (2019) Sec. 5.1."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import yaml
 
-from holdout import bounds as B
-from holdout.data import convert_imagenet_testbed
-from holdout.similarity import (
+from holdout.bounds import core as B
+from holdout.data.core import convert_imagenet_testbed
+from holdout.similarity.core import (
     agreement_counts,
     covering_numbers,
     difficulty_distribution,

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from holdout import bounds as B
+from holdout.bounds import core as B
 from holdout.predictions import load_predictions
-from holdout.similarity import difficulty_distribution, pairwise_similarity, upper_pairs
+from holdout.similarity.core import difficulty_distribution, pairwise_similarity, upper_pairs
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 FIGS = ["fig1a_pairs", "pairs_scatter", "fig4_difficulty", "covering_numbers"]

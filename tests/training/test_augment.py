@@ -1,4 +1,4 @@
-"""holdout.augment: every augmentation of Mania et al. (2019) Table 2, batched with per-sample randomness."""
+"""holdout.training.augment: every augmentation of Mania et al. (2019) Table 2, batched with per-sample randomness."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from holdout.augment import (
+from holdout.training.augment import (
     CIFAR10_MEAN,
     CIFAR10_STD,
     AugmentConfig,

@@ -1,4 +1,4 @@
-"""holdout.models: the CIFAR ResNet-preact family of Mania et al. (2019), Appendix D / Table 2."""
+"""holdout.training.models: the CIFAR ResNet-preact family of Mania et al. (2019), Appendix D / Table 2."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 import pytest
 import torch
 
-from holdout.models import BasicBlock, BottleneckBlock, ResNetPreactConfig, build_resnet_preact, count_parameters
+from holdout.training.models import BasicBlock, BottleneckBlock, ResNetPreactConfig, build_resnet_preact, count_parameters
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""holdout.training: optimisers, schedules, checkpoints, resumption and learning (Mania et al. 2019, Table 2)."""
+"""holdout.training.loop: optimisers, schedules, checkpoints, resumption and learning (Mania et al. 2019, Table 2)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 import torch
 
-from holdout.augment import AugmentConfig
-from holdout.models import ResNetPreactConfig, build_resnet_preact
+from holdout.training.augment import AugmentConfig
+from holdout.training.models import ResNetPreactConfig, build_resnet_preact
 from holdout.predictions import Predictions
-from holdout.training import (
+from holdout.training.loop import (
     LOG_FIELDS,
     STATE_NAME,
     LRSchedule,
@@ -182,7 +182,7 @@ def test_predict_matches_model_and_feeds_predictions(tmp_path, synthetic):
     x, y = synthetic(70, 16, seed=9)
     labels, logits = predict(run.model, x, batch_size=32, channels_last=False)
     assert labels.shape == (70,) and logits.shape == (70, 10) and logits.dtype == np.float32
-    from holdout.augment import CIFAR10_MEAN, CIFAR10_STD, normalize
+    from holdout.training.augment import CIFAR10_MEAN, CIFAR10_STD, normalize
 
     with torch.no_grad():
         ref = run.model.eval()(normalize(torch.as_tensor(x), CIFAR10_MEAN, CIFAR10_STD))
@@ -220,9 +220,9 @@ def test_foreign_state_is_refused(tmp_path, synthetic):
 _RUNNER = textwrap.dedent(
     """
     import sys, numpy as np, torch
-    from holdout.augment import AugmentConfig
-    from holdout.models import ResNetPreactConfig
-    from holdout.training import TrainConfig, train
+    from holdout.training.augment import AugmentConfig
+    from holdout.training.models import ResNetPreactConfig
+    from holdout.training.loop import TrainConfig, train
     data = np.load(sys.argv[1])
     cfg = TrainConfig(epochs=int(sys.argv[4]), batch_size=32, optimizer="momentum", scheduler="cosine",
                       augment=AugmentConfig(cutout=True, cutout_size=6, random_erasing=True, mixup=True,

@@ -4,7 +4,7 @@ import re
 from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger as _data_logger
 
-from holdout.data import source_of as _data_source_of
+from holdout.data.core import source_of as _data_source_of
 
 DATA = config["data"]
 DATA_RAW = "resources/raw"

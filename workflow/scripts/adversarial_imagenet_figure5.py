@@ -4,7 +4,7 @@ strongest AEG, on the training-set sample and on the validation set."""
 
 import pandas as pd
 
-from holdout import plots_adversarial_imagenet as plots
+from holdout.adversarial import plots_imagenet as plots
 from holdout.adversarial import imagenet as inet
 from holdout.runlog import script_logger, timed
 

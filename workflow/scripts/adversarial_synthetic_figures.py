@@ -4,7 +4,7 @@ with every plotted value in a CSV, and a summary next to the paper's numbers."""
 import numpy as np
 import pandas as pd
 
-from holdout import plots_adversarial as pa
+from holdout.adversarial import plots as pa
 from holdout.adversarial.synthetic import check_plot_eps
 from holdout.runlog import script_logger, timed
 

@@ -2,8 +2,8 @@
 
 import json
 
-from holdout.bounds_study import Setting, figure1b_table
-from holdout.plots_bounds import figure1b
+from holdout.bounds.study import Setting, figure1b_table
+from holdout.bounds.plots import figure1b
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from holdout.bounds_study import gain_grid
+from holdout.bounds.study import gain_grid
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from holdout.plots_bounds import figure2
+from holdout.bounds.plots import figure2
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

@@ -2,7 +2,7 @@
 
 import json
 
-from holdout.bounds_study import Setting, load_measured_setting
+from holdout.bounds.study import Setting, load_measured_setting
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

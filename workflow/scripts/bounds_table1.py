@@ -1,6 +1,6 @@
 """Mania et al. Table 1: gains of SB and NBB over the union bound for families of models."""
 
-from holdout.bounds_study import fmt_gain, table1, table1_markdown
+from holdout.bounds.study import fmt_gain, table1, table1_markdown
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.plots_cifar10_1 import plot_figure2
-from holdout.recht import fit_band, linear_fit, linear_fit_markdown
+from holdout.cifar10_1.plots import plot_figure2
+from holdout.cifar10_1.recht import fit_band, linear_fit, linear_fit_markdown
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from holdout.predictions import load_predictions
-from holdout.recht import accuracy_table, new_accuracies, new_accuracies_markdown, table5, table5_markdown
+from holdout.cifar10_1.recht import accuracy_table, new_accuracies, new_accuracies_markdown, table5, table5_markdown
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

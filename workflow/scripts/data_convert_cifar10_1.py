@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from holdout.data import convert_cifar10_1_predictions, describe, load_cifar10
+from holdout.data.core import convert_cifar10_1_predictions, describe, load_cifar10
 from holdout.predictions import save_predictions
 from holdout.runlog import script_logger, timed
 

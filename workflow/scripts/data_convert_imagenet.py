@@ -1,6 +1,6 @@
 """ImageNet testbed top-5 files -> top-1 predictions format."""
 
-from holdout.data import convert_imagenet_testbed, describe
+from holdout.data.core import convert_imagenet_testbed, describe
 from holdout.predictions import save_predictions
 from holdout.runlog import script_logger, timed
 

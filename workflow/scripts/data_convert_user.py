@@ -1,6 +1,6 @@
 """A user's own predictions (CSV / NPY + labels) -> predictions format."""
 
-from holdout.data import convert_user_predictions, describe
+from holdout.data.core import convert_user_predictions, describe
 from holdout.predictions import save_predictions
 from holdout.runlog import script_logger, timed
 

@@ -3,7 +3,7 @@ verifying each against its checksum. The source is not a rule parameter on purpo
 verified file does not depend on where it came from, so switching between the mirror and
 the network does not re-fetch."""
 
-from holdout.data import fetch, source_of
+from holdout.data.core import fetch, source_of
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from holdout.runlog import script_logger, timed
-from holdout.rvw import TABLE_COLUMNS, EnglishRubric, rvw_table, rvw_table_markdown
+from holdout.rvw.core import TABLE_COLUMNS, EnglishRubric, rvw_table, rvw_table_markdown
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (snakemake injects it)
 p = snakemake.params  # noqa: F821

@@ -4,7 +4,7 @@ import json
 
 import pandas as pd
 
-from holdout.plots_similarity import (
+from holdout.similarity.plots import (
     plot_covering_numbers,
     plot_difficulty,
     plot_pair_similarities,

@@ -4,7 +4,7 @@ import pandas as pd
 
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger, timed
-from holdout.similarity import (
+from holdout.similarity.core import (
     independent_similarity,
     pairwise_similarity,
     resolve_subset,

@@ -42,8 +42,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from holdout.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, AugmentedBatch, augment_batch, normalize
-from holdout.models import ResNetPreact, ResNetPreactConfig, build_resnet_preact
+from holdout.training.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, AugmentedBatch, augment_batch, normalize
+from holdout.training.models import ResNetPreact, ResNetPreactConfig, build_resnet_preact
 
 __all__ = [
     "training_step",
@@ -430,7 +430,7 @@ def train(
     If ``state_dir`` holds the state of an interrupted run with the same
     arguments, training continues from it.
     """
-    log = log or logging.getLogger("holdout.training")
+    log = log or logging.getLogger("holdout.training.loop")
     out_dir, state_dir = Path(out_dir), Path(state_dir)
     if out_dir.resolve() == state_dir.resolve():
         raise ValueError("train: state_dir must differ from out_dir (Snakemake deletes a failed job's outputs)")

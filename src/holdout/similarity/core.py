@@ -409,7 +409,7 @@ def gains_in_testable_models(n: int, accuracy: float, similarity: float, eps: fl
     ``eps`` with probability ``1 - delta`` on ``n`` test points, and the gains
     k_SB / k_UB and k_NBB / k_UB (NaN when k_UB = 0).
     """
-    from holdout.bounds import naive_bayes_bound_k, similarity_bound_k, union_bound_k
+    from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k
 
     error = 1.0 - float(accuracy)
     k_ub = int(union_bound_k(int(n), error, float(eps), float(delta)))

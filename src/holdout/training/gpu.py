@@ -18,7 +18,7 @@ job its own GPUs (``--gpus`` / ``--gres``) and sets ``CUDA_VISIBLE_DEVICES``.
 Call it before torch initialises CUDA (before the first ``torch.cuda`` call that
 creates a context), and keep it open for the whole training::
 
-    from holdout.gpu import gpu_slot
+    from holdout.training.gpu import gpu_slot
     with gpu_slot(log=log) as slot:    # slot.device: "cuda" or "cpu"
         train(..., device=slot.device)
 """
@@ -111,7 +111,7 @@ def gpu_slot(
     block and restored afterwards. ``timeout_seconds=None`` waits for ever;
     otherwise ``TimeoutError`` names the lock folder.
     """
-    log = log or logging.getLogger("holdout.gpu")
+    log = log or logging.getLogger("holdout.training.gpu")
     if os.environ.get("SLURM_JOB_ID"):
         visible = os.environ.get("CUDA_VISIBLE_DEVICES", "")
         log.info("SLURM job %s: GPUs assigned by SLURM (CUDA_VISIBLE_DEVICES=%r)",
@@ -157,14 +157,14 @@ def gpu_slot(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m holdout.gpu CMD ...``: run CMD pinned to one GPU (for shell rules)."""
+    """``python -m holdout.training.gpu CMD ...``: run CMD pinned to one GPU (for shell rules)."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["--"]:
         args = args[1:]
     if not args:
-        print("usage: python -m holdout.gpu [--] COMMAND [ARGS...]", file=sys.stderr)
+        print("usage: python -m holdout.training.gpu [--] COMMAND [ARGS...]", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with gpu_slot():

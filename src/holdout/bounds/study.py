@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from holdout.bounds import naive_bayes_bound_k, similarity_bound_k, union_bound_k
+from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k
 
 __all__ = [
     "Setting",

@@ -59,7 +59,7 @@ __all__ = [
     "verify_checksum",
 ]
 
-LOG = logging.getLogger("holdout.data")
+LOG = logging.getLogger("holdout.data.core")
 
 CIFAR10_CLASSES = (
     "airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck",

@@ -1,0 +1,54 @@
+"""One table writer: a DataFrame as CSV (every digit) and as GitHub-flavoured Markdown (as printed)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+
+def markdown_table(
+    df: pd.DataFrame,
+    columns: Mapping[str, str] | None = None,
+    align: Mapping[str, str] | None = None,
+    notes: Sequence[str] = (),
+    title: str = "",
+) -> str:
+    """Markdown table of ``columns`` (column -> header; default: all, headers as named) of ``df``.
+
+    ``align`` maps a column to ``"l"``, ``"r"`` or ``"c"`` (default left, ``---``); values are
+    printed with ``str`` (format them first). ``notes`` become a bullet list under the table,
+    ``title`` a heading line above it.
+    """
+    columns = dict(columns) if columns is not None else {c: str(c) for c in df.columns}
+    align = dict(align or {})
+    marks = {"l": ":---", "r": "---:", "c": ":---:"}
+    lines = [f"{title}", ""] if title else []
+    lines.append("| " + " | ".join(columns.values()) + " |")
+    lines.append("|" + "|".join(marks.get(align.get(c, ""), "---") for c in columns) + "|")
+    for row in df[list(columns)].itertuples(index=False):
+        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+    if notes:
+        lines.append("")
+        lines.extend(f"- {note}" for note in notes)
+    return "\n".join(lines) + "\n"
+
+
+def write_table(
+    df: pd.DataFrame,
+    csv: str | Path | None = None,
+    markdown: str | Path | None = None,
+    markdown_text: str | None = None,
+) -> None:
+    """Write ``df`` as CSV (no index) and/or a Markdown file.
+
+    The Markdown is ``markdown_text`` when given (a study's own rendering in the paper's
+    layout), else :func:`markdown_table` of ``df``. Parent folders are created.
+    """
+    if csv is not None:
+        Path(csv).parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(csv, index=False)
+    if markdown is not None:
+        Path(markdown).parent.mkdir(parents=True, exist_ok=True)
+        Path(markdown).write_text(markdown_text if markdown_text is not None else markdown_table(df))
