@@ -78,7 +78,10 @@ def env_specs(repo: Path, name: str) -> dict[str, tuple[SpecifierSet, str | None
 
 def pyproject_deps(repo: Path) -> list[Requirement]:
     data = tomllib.loads((repo / "pyproject.toml").read_text())
-    return [Requirement(r) for r in data["project"]["dependencies"]]
+    project = data["project"]
+    # the `train` extra (torch, torchvision) is what the torch environment adds
+    reqs = project["dependencies"] + project["optional-dependencies"]["train"]
+    return [Requirement(r) for r in reqs]
 
 
 def lower_bound(spec: SpecifierSet) -> Version | None:
