@@ -1,0 +1,40 @@
+"""The analysis imports without torch (issue: a user who only audits predictions installs a small package).
+
+A subprocess makes ``import torch`` (and torchvision) fail, as in a venv without the ``[train]``
+extra, then imports every analysis package and runs one function of each.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+BLOCK_TORCH = """
+import importlib.abc, sys
+class _NoTorch(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("torch", "torchvision"):
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked: venv without the train extra)")
+        return None
+sys.meta_path.insert(0, _NoTorch())
+"""
+
+ANALYSIS = """
+import holdout.bounds, holdout.similarity, holdout.cifar10_1, holdout.rvw, holdout.data, holdout.predictions
+import holdout.adversarial, holdout.plotting, holdout.tables
+assert holdout.bounds.union_bound_k(50_000, 0.244, 0.01, 0.05) == 257_397
+assert "torch" not in sys.modules
+print("ok")
+"""
+
+
+def test_analysis_imports_without_torch():
+    proc = subprocess.run([sys.executable, "-c", BLOCK_TORCH + ANALYSIS], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("ok")
+
+
+def test_blocker_really_blocks_torch():
+    proc = subprocess.run([sys.executable, "-c", BLOCK_TORCH + "import holdout.training"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "blocked" in proc.stderr
