@@ -23,6 +23,13 @@ PNG/PDF figures and report.html (self-contained).
 """
 
 
+class _Defaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Show ``(default: ...)`` for options that have one (not for those defaulting to None)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return action.help if action.default is None else super()._get_help_string(action)
+
+
 def _names(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
@@ -45,7 +52,7 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--selected", help="model the RvW bound is for (default: the most accurate)")
     p.add_argument("--model-names", type=_names, help="comma-separated model names for .npy predictions")
     p.add_argument("--num-classes", type=int, help="number of classes (default: largest label or prediction + 1)")
-    p.add_argument("--lenses", type=_names, default=list(LENSES),
+    p.add_argument("--lenses", type=_names, default=",".join(LENSES),
                    help="comma-separated lenses to run, from: " + ",".join(LENSES))
 
 
@@ -53,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     """``holdout`` with its ``audit`` subcommand (every option's default shown in --help)."""
     parser = argparse.ArgumentParser(prog="holdout", description="holdout: audits of test-set reuse.")
     sub = parser.add_subparsers(dest="command", required=True)
-    audit = sub.add_parser("audit", formatter_class=argparse.ArgumentDefaultsHelpFormatter, epilog=EPILOG,
+    audit = sub.add_parser("audit", formatter_class=_Defaults, epilog=EPILOG,
                            help="every lens of the four papers on your own models, in one report",
                            description="How much can you trust your test accuracies after all the evaluations "
                            "you made, and is there evidence that you overfit the test set?")
@@ -66,7 +73,7 @@ def _audit(args: argparse.Namespace) -> dict[str, object]:
     if args.rvw_description is not None or args.search_size is not None:
         bits, detail = selection_bits(args.rvw_description, args.search_size)
     options = AuditOptions(eps=args.eps, delta=args.delta, alpha=args.alpha, band_level=args.band_level,
-                           lenses=tuple(args.lenses), rvw_bits=bits, rvw_detail=detail, rvw_C=args.rvw_C,
+                           lenses=tuple(_names(args.lenses) if isinstance(args.lenses, str) else args.lenses), rvw_bits=bits, rvw_detail=detail, rvw_C=args.rvw_C,
                            selected=args.selected)
     preds = load_audit_predictions(args.predictions, args.labels, model_names=args.model_names,
                                    num_classes=args.num_classes)
