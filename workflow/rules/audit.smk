@@ -11,10 +11,25 @@ rule audit_user:
     input:
         unpack(audit_user_inputs),
     output:
-        report=report(f"{AUDIT_RESULTS}/user_{{name}}/report.html", caption="../report/audit/report.rst", category="Audit", subcategory="{name}"),
+        report=report(
+            f"{AUDIT_RESULTS}/user_{{name}}/report.html",
+            caption="../report/audit/report.rst",
+            category="Audit",
+            subcategory="{name}",
+        ),
         summary=f"{AUDIT_RESULTS}/user_{{name}}/summary.json",
+    log:
+        log_path("audit", "user_{name}"),
+    benchmark:
+        bench_path("audit", "user_{name}")
     wildcard_constraints:
         name="|".join(re.escape(n) for n in data_user_entries()) or "NO_USER_SET",
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(4000),
+        runtime=attempt_scaled(10),
     params:
         options=lambda w: audit_user_options(w.name),
         eps=AUDIT["eps"],
@@ -22,16 +37,6 @@ rule audit_user:
         alpha=AUDIT["alpha"],
         band_level=AUDIT["fit_band_level"],
         rvw_C=AUDIT["rvw_C"],
-    log:
-        log_path("audit", "user_{name}"),
-    benchmark:
-        bench_path("audit", "user_{name}")
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=attempt_scaled(4000),
-        runtime=attempt_scaled(10),
     script:
         "../scripts/audit_user.py"
 
@@ -41,14 +46,14 @@ rule audit_own_models:
     input:
         unpack(audit_own_models_inputs),
     output:
-        table=report(f"{AUDIT_RESULTS}/own_models/table.csv", caption="../report/audit/own_models.rst", category="Audit", subcategory="Own models"),
+        table=report(
+            f"{AUDIT_RESULTS}/own_models/table.csv",
+            caption="../report/audit/own_models.rst",
+            category="Audit",
+            subcategory="Own models",
+        ),
         table_md=f"{AUDIT_RESULTS}/own_models/table.md",
         models=f"{AUDIT_RESULTS}/own_models/models.csv",
-    params:
-        eps=AUDIT["eps"],
-        delta=AUDIT["delta"],
-        alpha=AUDIT["alpha"],
-        rvw_C=AUDIT["rvw_C"],
     log:
         log_path("audit", "own_models"),
     benchmark:
@@ -59,5 +64,10 @@ rule audit_own_models:
     resources:
         mem_mb=attempt_scaled(4000),
         runtime=attempt_scaled(10),
+    params:
+        eps=AUDIT["eps"],
+        delta=AUDIT["delta"],
+        alpha=AUDIT["alpha"],
+        rvw_C=AUDIT["rvw_C"],
     script:
         "../scripts/audit_own_models.py"

@@ -21,7 +21,9 @@ def audit_user_inputs(wildcards):
     new_set = audit_user_options(wildcards.name).get("new_set")
     if new_set:
         if new_set not in data_user_entries():
-            raise WorkflowError(f"audit.user.{wildcards.name}.new_set: {new_set} is not a data.user_predictions name")
+            raise WorkflowError(
+                f"audit.user.{wildcards.name}.new_set: {new_set} is not a data.user_predictions name"
+            )
         inputs["new"] = data_prediction_path(f"user_{new_set}")
     description = audit_user_options(wildcards.name).get("rvw_description")
     if description:
@@ -49,9 +51,16 @@ def audit_targets():
     if not study_enabled("audit"):
         return []
     available = available_prediction_sets()
-    out = [f"{AUDIT_RESULTS}/user_{name}/{f}" for name in data_user_entries()
-           if f"user_{name}" in available for f in ("report.html", "summary.json")]
+    out = [
+        f"{AUDIT_RESULTS}/user_{name}/{f}"
+        for name in data_user_entries()
+        if f"user_{name}" in available
+        for f in ("report.html", "summary.json")
+    ]
     if audit_own_models_enabled():
-        out += [f"{AUDIT_RESULTS}/own_models/table.csv", f"{AUDIT_RESULTS}/own_models/table.md",
-                f"{AUDIT_RESULTS}/own_models/models.csv"]
+        out += [
+            f"{AUDIT_RESULTS}/own_models/table.csv",
+            f"{AUDIT_RESULTS}/own_models/table.md",
+            f"{AUDIT_RESULTS}/own_models/models.csv",
+        ]
     return out

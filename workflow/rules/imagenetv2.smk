@@ -15,19 +15,34 @@ rule imagenetv2_tables:
         top5_original=imagenetv2_top5_files(IV2["original_set"]),
         top5_new=imagenetv2_top5_files(IV2["new_set"]),
     output:
-        accuracies=report(f"{IV2_RESULTS}/accuracies.csv", caption="../report/imagenetv2/accuracies.rst", category="Recht et al. 2019 (ImageNetV2)", subcategory="Accuracies"),
+        accuracies=report(
+            f"{IV2_RESULTS}/accuracies.csv",
+            caption="../report/imagenetv2/accuracies.rst",
+            category="Recht et al. 2019 (ImageNetV2)",
+            subcategory="Accuracies",
+        ),
         accuracies_md=f"{IV2_RESULTS}/accuracies.md",
-        fit=report(f"{IV2_RESULTS}/linear_fit.csv", caption="../report/imagenetv2/linear_fit.rst", category="Recht et al. 2019 (ImageNetV2)", subcategory="Linear fit"),
+        fit=report(
+            f"{IV2_RESULTS}/linear_fit.csv",
+            caption="../report/imagenetv2/linear_fit.rst",
+            category="Recht et al. 2019 (ImageNetV2)",
+            subcategory="Linear fit",
+        ),
         fit_md=f"{IV2_RESULTS}/linear_fit.md",
-        similarity=report(f"{IV2_RESULTS}/similarity.csv", caption="../report/imagenetv2/similarity.rst", category="Recht et al. 2019 (ImageNetV2)", subcategory="Similarity"),
+        similarity=report(
+            f"{IV2_RESULTS}/similarity.csv",
+            caption="../report/imagenetv2/similarity.rst",
+            category="Recht et al. 2019 (ImageNetV2)",
+            subcategory="Similarity",
+        ),
         similarity_md=f"{IV2_RESULTS}/similarity.md",
-        check=report(f"{IV2_RESULTS}/paper_check.csv", caption="../report/imagenetv2/paper_check.rst", category="Recht et al. 2019 (ImageNetV2)", subcategory="Accuracies"),
+        check=report(
+            f"{IV2_RESULTS}/paper_check.csv",
+            caption="../report/imagenetv2/paper_check.rst",
+            category="Recht et al. 2019 (ImageNetV2)",
+            subcategory="Accuracies",
+        ),
         check_md=f"{IV2_RESULTS}/paper_check.md",
-    params:
-        alpha=IV2["alpha"],
-        non_convolutional=IV2["non_convolutional"],
-        eps=IV2["eps"],
-        delta=IV2["delta"],
     log:
         log_path("imagenetv2", "tables"),
     benchmark:
@@ -38,6 +53,11 @@ rule imagenetv2_tables:
     resources:
         mem_mb=attempt_scaled(3000),
         runtime=attempt_scaled(15),
+    params:
+        alpha=IV2["alpha"],
+        non_convolutional=IV2["non_convolutional"],
+        eps=IV2["eps"],
+        delta=IV2["delta"],
     script:
         "../scripts/imagenetv2_tables.py"
 
@@ -48,12 +68,15 @@ rule imagenetv2_figure:
         accuracies=f"{IV2_RESULTS}/accuracies.csv",
         fit=f"{IV2_RESULTS}/linear_fit.csv",
     output:
-        png=report(f"{IV2_RESULTS}/figure_top1.png", caption="../report/imagenetv2/figure_top1.rst", category="Recht et al. 2019 (ImageNetV2)", subcategory="Linear fit"),
+        png=report(
+            f"{IV2_RESULTS}/figure_top1.png",
+            caption="../report/imagenetv2/figure_top1.rst",
+            category="Recht et al. 2019 (ImageNetV2)",
+            subcategory="Linear fit",
+        ),
         pdf=f"{IV2_RESULTS}/figure_top1.pdf",
         points=f"{IV2_RESULTS}/figure_top1.csv",
         lines=f"{IV2_RESULTS}/figure_top1_fit.csv",
-    params:
-        level=IV2["fit_band_level"],
     log:
         log_path("imagenetv2", "figure"),
     benchmark:
@@ -64,5 +87,7 @@ rule imagenetv2_figure:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        level=IV2["fit_band_level"],
     script:
         "../scripts/imagenetv2_figure.py"

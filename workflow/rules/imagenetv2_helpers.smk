@@ -17,7 +17,20 @@ def imagenetv2_targets():
         return []
     if not {IV2["original_set"], IV2["new_set"]} <= available_prediction_sets():
         return []
-    return [f"{IV2_RESULTS}/{name}" for name in (
-        "accuracies.csv", "accuracies.md", "linear_fit.csv", "linear_fit.md", "similarity.csv",
-        "similarity.md", "paper_check.csv", "paper_check.md", "figure_top1.png", "figure_top1.pdf",
-        "figure_top1.csv", "figure_top1_fit.csv")]
+    return [
+        f"{IV2_RESULTS}/{name}"
+        for name in (
+            "accuracies.csv",
+            "accuracies.md",
+            "linear_fit.csv",
+            "linear_fit.md",
+            "similarity.csv",
+            "similarity.md",
+            "paper_check.csv",
+            "paper_check.md",
+            "figure_top1.png",
+            "figure_top1.pdf",
+            "figure_top1.csv",
+            "figure_top1_fit.csv",
+        )
+    ]

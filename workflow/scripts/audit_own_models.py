@@ -12,8 +12,8 @@ inp, out, par = snakemake.input, snakemake.output, snakemake.params  # noqa: F82
 with timed(log, "own models: four lenses"):
     result = own_models(
         load_predictions(inp.test), pd.read_csv(inp.configs),
-        v6=load_predictions(inp.v6) if "v6" in inp.keys() else None,
-        pvalues=pd.read_csv(inp.pvalues) if "pvalues" in inp.keys() else None,
+        v6=load_predictions(inp.v6) if hasattr(inp, "v6") else None,
+        pvalues=pd.read_csv(inp.pvalues) if hasattr(inp, "pvalues") else None,
         eps=par.eps, delta=par.delta, alpha=par.alpha, C=par.rvw_C,
     )
     write_table(result.lenses, out.table, out.table_md, own_models_markdown(result))

@@ -16,7 +16,7 @@ options = AuditOptions(eps=par.eps, delta=par.delta, alpha=par.alpha, band_level
                        rvw_bits=bits, rvw_detail=detail, rvw_C=par.rvw_C, selected=opts.get("selected"))
 with timed(log, f"audit of {inp.predictions}"):
     preds = load_predictions(inp.predictions)
-    new = load_predictions(inp.new) if "new" in inp.keys() else None
+    new = load_predictions(inp.new) if hasattr(inp, "new") else None
     result = run_audit(preds, options, source=inp.predictions, new=new,
                        new_source=inp.new if new is not None else "new predictions")
     summary = write_audit(result, Path(out.report).parent)

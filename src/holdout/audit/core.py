@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.bounds.study import TestableModels, testable_models
+from holdout.bounds.core import union_bound_k
+from holdout.bounds.study import testable_models
 from holdout.cifar10_1.recht import (
     LinearFit,
     accuracy_table,
@@ -217,18 +218,43 @@ def similarity_lens(preds: Predictions, etas: Sequence[float], source: str = "pr
 
 @dataclass(frozen=True)
 class BoundsLens:
-    """Testable models under the union, similarity and naive-Bayes bounds, and the K used."""
+    """Testable models under the union bound (2), the similarity bound (3)+(8) and the naive-Bayes
+    bound (A1) of Mania et al. at (n, error, similarity, eps, delta), and the K models used.
 
-    testable: TestableModels
+    ``similarity_k`` / ``naive_bayes_k`` are None when the models are less similar than independent
+    errors at their mean error rate: the coupling behind both bounds (Mania et al. App. B) needs
+    similarity >= mu^2 + (1 - mu)^2, and then only the union bound applies.
+    """
+
+    n: int
     mean_accuracy: float
+    similarity: float
+    eps: float
+    delta: float
+    union_k: int
+    similarity_k: int | None
+    naive_bayes_k: int | None
     models_used: int
+
+    @property
+    def independent_similarity(self) -> float:
+        mu = 1.0 - self.mean_accuracy
+        return mu * mu + (1.0 - mu) * (1.0 - mu)
+
+    @property
+    def similarity_gain(self) -> float:
+        return float("nan") if not self.union_k or self.similarity_k is None else self.similarity_k / self.union_k
+
+    @property
+    def naive_bayes_gain(self) -> float:
+        return float("nan") if not self.union_k or self.naive_bayes_k is None else self.naive_bayes_k / self.union_k
 
     def covered_by(self) -> str:
         """The weakest bound that still covers the K models used: 'union', 'similarity',
         'naive-Bayes' or 'none'."""
-        t = self.testable
-        for name, k in (("union", t.union_k), ("similarity", t.similarity_k), ("naive-Bayes", t.naive_bayes_k)):
-            if self.models_used <= k:
+        for name, k in (("union", self.union_k), ("similarity", self.similarity_k),
+                        ("naive-Bayes", self.naive_bayes_k)):
+            if k is not None and self.models_used <= k:
                 return name
         return "none"
 
@@ -241,8 +267,13 @@ def bounds_lens(n: int, mean_accuracy: float, mean_similarity: float, eps: float
     error = 1.0 - float(mean_accuracy)
     if not 0.0 < error < 1.0:
         raise AuditError(f"mean accuracy {mean_accuracy} leaves no error rate in (0, 1) for the bounds")
-    tm = testable_models(int(n), error, float(mean_similarity), eps, delta)
-    return BoundsLens(tm, float(mean_accuracy), int(models_used))
+    sim = float(mean_similarity)
+    if sim >= error * error + (1.0 - error) * (1.0 - error):
+        tm = testable_models(int(n), error, sim, eps, delta)
+        ks = (tm.union_k, tm.similarity_k, tm.naive_bayes_k)
+    else:
+        ks = (union_bound_k(int(n), error, eps, delta), None, None)
+    return BoundsLens(int(n), float(mean_accuracy), sim, eps, delta, *ks, int(models_used))
 
 
 # ---------------------------------------------------------------------------

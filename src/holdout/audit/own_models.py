@@ -22,7 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from holdout.audit.core import AuditError, accuracy_lens, align_models, bounds_lens, rvw_lens, similarity_lens
+from holdout.audit.core import (
+    AuditError,
+    accuracy_lens,
+    align_models,
+    bounds_lens,
+    rvw_lens,
+    similarity_lens,
+)
 from holdout.predictions import Predictions
 from holdout.rvw.core import index_bits
 
@@ -126,11 +133,14 @@ def _similarity_row(final: Predictions, eps: float, delta: float) -> dict[str, o
     if final.num_models < 2:
         return _row(lens, paper, "1 model", np.nan, detail="n/a: similarity needs at least 2 models")
     s = similarity_lens(final, [1.0], "cifar10_test.npz").summary
-    t = bounds_lens(s.n, s.mean_accuracy, s.mean_similarity, eps, delta, s.num_models).testable
+    t = bounds_lens(s.n, s.mean_accuracy, s.mean_similarity, eps, delta, s.num_models)
+    context = (f"eps = {eps:g}, delta = {delta:g}, n = {s.n:,}, mean accuracy {100 * s.mean_accuracy:.1f}%, "
+               f"mean similarity {100 * s.mean_similarity:.1f}%")
+    if t.similarity_k is None:
+        return _row(lens, paper, f"{s.num_models} configurations", np.nan,
+                    detail=f"n/a: the models agree less than independent errors would; k_UB = {t.union_k:,} at {context}")
     return _row(lens, paper, f"{s.num_models} configurations", t.similarity_gain,
-                detail=f"k_SB = {t.similarity_k:,} vs k_UB = {t.union_k:,} at eps = {eps:g}, delta = {delta:g}, "
-                f"n = {s.n:,}, mean accuracy {100 * s.mean_accuracy:.1f}%, mean similarity "
-                f"{100 * s.mean_similarity:.1f}%")
+                detail=f"k_SB = {t.similarity_k:,} vs k_UB = {t.union_k:,} at {context}")
 
 
 def own_models_markdown(result: OwnModels) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from holdout.bounds.study import TestableModels
+from holdout.audit.core import BoundsLens
 
 __all__ = ["plot_accuracies", "plot_new_vs_original", "plot_testable_models"]
 
@@ -78,10 +78,11 @@ def plot_new_vs_original(points: pd.DataFrame, band: pd.DataFrame | None, *, tit
     return fig
 
 
-def plot_testable_models(tm: TestableModels, models_used: int, title: str) -> Figure:
-    """Testable models under the union, similarity and naive-Bayes bounds (log scale) and the K used."""
+def plot_testable_models(tm: BoundsLens, models_used: int, title: str) -> Figure:
+    """Testable models under the union, similarity and naive-Bayes bounds (log scale) and the K used
+    (a bound that does not apply is drawn as 0)."""
     names = ["union (2)", "similarity (3)+(8)", "naive Bayes (A1)"]
-    values = np.array([tm.union_k, tm.similarity_k, tm.naive_bayes_k], dtype=float)
+    values = np.array([tm.union_k, tm.similarity_k or 0, tm.naive_bayes_k or 0], dtype=float)
     fig, ax = plt.subplots(figsize=(5.2, 3.4))
     ax.bar(names, np.maximum(values, 0.5), color=[POINTS, "tab:green", "tab:purple"])
     for i, v in enumerate(values):

@@ -55,9 +55,10 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         cols = ["model", "orig_accuracy", "new_accuracy", "gap", "delta_rank", "error_ratio"]
         return _table(result.new.table[cols])
     if lens == "bounds" and result.bounds is not None:
-        t = result.bounds.testable
+        t = result.bounds
+        ks = [t.union_k, t.similarity_k, t.naive_bayes_k]
         return _table(pd.DataFrame({"bound": ["union (2)", "similarity (3)+(8)", "naive Bayes (A1)"],
-                                    "testable models": [f"{t.union_k:,}", f"{t.similarity_k:,}", f"{t.naive_bayes_k:,}"],
+                                    "testable models": ["does not apply" if k is None else f"{k:,}" for k in ks],
                                     "gain over union": ["1", f"{t.similarity_gain:.3g}", f"{t.naive_bayes_gain:.3g}"]}))
     return ""
 

@@ -145,10 +145,10 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         s = asdict(result.similarity.summary)
         out["similarity"] = s | {"verdict": verdicts.similarity_verdict(result.similarity)}
     if result.bounds is not None:
-        t = result.bounds.testable
+        t = result.bounds
         out["bounds"] = asdict(t) | {"similarity_gain": t.similarity_gain, "naive_bayes_gain": t.naive_bayes_gain,
-                                     "models_used": result.bounds.models_used,
-                                     "covered_by": result.bounds.covered_by(),
+                                     "independent_similarity": t.independent_similarity,
+                                     "covered_by": t.covered_by(),
                                      "verdict": verdicts.bounds_verdict(result.bounds)}
     if result.rvw is not None:
         out["rvw"] = asdict(result.rvw) | {"overfit": result.rvw.overfit, "verdict": verdicts.rvw_verdict(result.rvw)}
@@ -184,7 +184,7 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
                     figs["covering_numbers"], data=s.covering)
     if result.bounds is not None:
         figs["testable_models"] = out / "testable_models.png"
-        t = result.bounds.testable
+        t = result.bounds
         data = pd.DataFrame({"bound": ["union", "similarity", "naive_bayes"],
                              "testable_models": [str(t.union_k), str(t.similarity_k), str(t.naive_bayes_k)],
                              "models_used": result.bounds.models_used})

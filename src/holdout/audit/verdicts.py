@@ -61,13 +61,18 @@ def similarity_verdict(lens: SimilarityLens) -> str:
 
 def bounds_verdict(lens: BoundsLens) -> str:
     """How many models the test set supports under each bound, against the K used."""
-    t = lens.testable
-    head = (f"At n = {t.n:,}, mean accuracy {100 * lens.mean_accuracy:.1f}% and mean similarity "
-            f"{100 * t.similarity:.1f}%, this test set can estimate all of up to {_k(t.union_k)} models "
-            f"within eps = {t.eps:g} with probability {1 - t.delta:g} by the union bound, "
-            f"{_k(t.similarity_k)} by the similarity bound and {_k(t.naive_bayes_k)} by the naive-Bayes "
-            f"bound. You evaluated K = {lens.models_used}. ")
-    covered = lens.covered_by()
+    t = lens
+    head = (f"At n = {t.n:,}, mean accuracy {100 * t.mean_accuracy:.1f}% and mean similarity "
+            f"{100 * t.similarity:.1f}%, the union bound guarantees that all of up to {_k(t.union_k)} models "
+            f"are estimated within eps = {t.eps:g} with probability {1 - t.delta:g}")
+    if t.similarity_k is None or t.naive_bayes_k is None:
+        head += (f"; the similarity and naive-Bayes bounds do not apply, because the models agree less "
+                 f"than independent errors would ({100 * t.independent_similarity:.1f}%). ")
+    else:
+        head += (f"; the similarity bound allows {_k(t.similarity_k)} and the naive-Bayes bound "
+                 f"{_k(t.naive_bayes_k)}. ")
+    head += f"You evaluated K = {t.models_used}. "
+    covered = t.covered_by()
     if covered == "union":
         return head + "Even the union bound covers them: no concern about test-set reuse at this eps."
     if covered == "similarity":
@@ -75,7 +80,9 @@ def bounds_verdict(lens: BoundsLens) -> str:
     if covered == "naive-Bayes":
         return head + ("Only the naive-Bayes bound covers them; it assumes conditionally independent "
                        "errors, which is optimistic.")
-    return head + f"None of the bounds covers {lens.models_used} models at eps = {t.eps:g}: ask for a larger eps or n."
+    if t.union_k == 0:
+        return head + f"This test set cannot guarantee even one model within eps = {t.eps:g}: ask for a larger eps."
+    return head + f"None of the bounds covers {t.models_used} models at eps = {t.eps:g}: ask for a larger eps or n."
 
 
 def rvw_verdict(lens: RvwLens) -> str:

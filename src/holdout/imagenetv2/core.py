@@ -121,7 +121,7 @@ def similarity_table(sets: dict[str, Predictions], non_convolutional: Sequence[s
         conv = preds.drop(list(non_convolutional))
         for models, p in ((f"all {preds.num_models} models", preds), (f"{conv.num_models} convolutional", conv)):
             s = similarity_lens(p, [1.0], set_name).summary
-            b = bounds_lens(s.n, s.mean_accuracy, s.mean_similarity, eps, delta, s.num_models).testable
+            b = bounds_lens(s.n, s.mean_accuracy, s.mean_similarity, eps, delta, s.num_models)
             rows.append({"set": set_name, "models": models, "n": s.n, "mean_accuracy": 100 * s.mean_accuracy,
                          "mean_similarity": 100 * s.mean_similarity,
                          "mean_independent_similarity": 100 * s.mean_independent_similarity,
