@@ -28,4 +28,5 @@ def test_audit_user_sets(tmp_path, repo, shared_data, workflow_runner):
     assert csv["new"]["mean_gap"] == 0.0  # the example's two layouts hold the same predictions
     assert csv["new"]["fit"]["slope"] == pytest.approx(1.0) and csv["rvw"]["bits"] == 2
     assert "new" not in npy and "rvw" not in npy and npy["bounds"]["eps"] == 0.05
-    assert (tmp_path / "results/audit/user_example_csv/new_vs_original.png").is_file()
+    for name in ("new_vs_original.png", "new_vs_original.csv", "new_vs_original_fit.csv", "linear_fit.csv"):
+        assert (tmp_path / "results/audit/user_example_csv" / name).is_file(), name

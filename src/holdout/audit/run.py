@@ -204,6 +204,7 @@ def write_audit(result: AuditResult, out: str | Path) -> dict[str, object]:
         result.new.table.to_csv(out / "new_test_set.csv", index=False)
         if result.new.fit is not None:
             pd.DataFrame([asdict(result.new.fit)]).to_csv(out / "linear_fit.csv", index=False)
+            result.new.band.to_csv(out / "new_vs_original_fit.csv", index=False)  # the plotted line and band
     if result.bounds is not None:
         pd.DataFrame([summary["bounds"]]).drop(columns="verdict").to_csv(out / "bounds.csv", index=False)
     if result.rvw is not None:
