@@ -170,3 +170,24 @@ def test_runs_without_torch(tmp_path):
                           check=False, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (tmp_path / "o" / "report.html").is_file()
+
+
+def test_bounds_lens_without_similarity_gain():
+    """Models less similar than independent errors: only the union bound (2) applies."""
+    from holdout.audit import bounds_lens
+    from holdout.audit.verdicts import bounds_verdict
+    from holdout.bounds.core import union_bound_k
+
+    lens = bounds_lens(10_000, 0.8, 0.60, 0.05, 0.05, 5)  # independent errors: 0.2^2 + 0.8^2 = 0.68
+    assert lens.similarity_k is None and lens.naive_bayes_k is None
+    assert lens.union_k == union_bound_k(10_000, 1 - 0.8, 0.05, 0.05)
+    assert np.isnan(lens.similarity_gain) and lens.covered_by() == "union"
+    assert "do not apply" in bounds_verdict(lens) and "68.0%" in bounds_verdict(lens)
+    with_gain = bounds_lens(10_000, 0.8, 0.90, 0.05, 0.05, 5)
+    assert with_gain.similarity_k >= with_gain.union_k
+
+
+def test_example_labels_npy_equals_csv():
+    from holdout.data import read_user_labels
+
+    assert np.array_equal(read_user_labels(EXAMPLE_LABELS), read_user_labels(REPO / "config/examples/user_labels.csv"))
