@@ -73,6 +73,7 @@ def test_missing_inputs_are_na():
         own_models(_search(), pd.DataFrame({"index": range(6)}), pvalues=pd.DataFrame({"model": ["seed000"]}))
 
 
+@pytest.mark.slow
 def test_own_models_rule(tmp_path, repo, shared_data, workflow_runner):
     """Offline (the mirror has no CIFAR-10.1 images): the rule needs no v6 predictions; the adversarial
     CIFAR-10 study is not enabled here, so its p-value row is n/a."""
