@@ -21,6 +21,8 @@ include: "workflow/rules/cifar10_1.smk"
 include: "workflow/rules/similarity.smk"
 include: "workflow/rules/adversarial.smk"
 include: "workflow/rules/adversarial_imagenet.smk"
+include: "workflow/rules/imagenetv2.smk"
+include: "workflow/rules/audit.smk"
 
 
 rule all:
@@ -33,3 +35,5 @@ rule all:
         similarity_targets(),
         adversarial_targets(),
         adversarial_imagenet_targets(),
+        imagenetv2_targets(),
+        audit_targets(),

@@ -1,0 +1,7 @@
+"""``python -m holdout.audit ...``: the same as ``holdout audit ...``."""
+
+import sys
+
+from holdout.audit.cli import main
+
+sys.exit(main(["audit", *sys.argv[1:]]))

@@ -1,0 +1,217 @@
+"""The whole audit: run the chosen lenses on loaded predictions, then write every output.
+
+:func:`run_audit` is pure (predictions in, :class:`AuditResult` out); :func:`write_audit` writes
+CSVs of every number, PNG/PDF figures (with the CSV of their plotted values), ``summary.json``
+and the self-contained ``report.html`` into one folder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from holdout.audit import plots, verdicts
+from holdout.audit.core import (
+    AuditError,
+    BoundsLens,
+    NewSetLens,
+    RvwLens,
+    SimilarityLens,
+    accuracy_lens,
+    align_models,
+    bounds_lens,
+    check_open_unit,
+    new_set_lens,
+    rvw_lens,
+    similarity_lens,
+)
+from holdout.plotting import save_figure
+from holdout.predictions import Predictions
+from holdout.similarity.plots import (
+    plot_covering_numbers,
+    plot_difficulty,
+    plot_pair_similarities,
+)
+
+__all__ = ["LENSES", "AuditOptions", "AuditResult", "run_audit", "summary_dict", "write_audit"]
+
+#: every lens, in report order
+LENSES = ("accuracy", "new", "similarity", "bounds", "rvw")
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    """Settings of one audit (the CLI's options). ``rvw_bits`` / ``rvw_detail`` come from
+    :func:`holdout.audit.selection_bits`; None skips the Rip van Winkle lens."""
+
+    eps: float = 0.01
+    delta: float = 0.05
+    alpha: float = 0.05
+    band_level: float = 0.95
+    etas: tuple[float, ...] = tuple(np.round(np.linspace(0.5, 1.0, 51), 4))
+    lenses: tuple[str, ...] = LENSES
+    rvw_bits: int | None = None
+    rvw_detail: str = ""
+    rvw_C: float = 5000.0
+    selected: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("eps", "delta", "alpha", "band_level"):
+            check_open_unit(f"--{name.replace('_', '-')}", getattr(self, name))
+        unknown = [lens for lens in self.lenses if lens not in LENSES]
+        if unknown:
+            raise AuditError(f"--lenses: unknown lens(es) {unknown}; choose from {', '.join(LENSES)}")
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Everything the audit computed; lenses that were not run (or lacked inputs) are None."""
+
+    source: str
+    test_set: str
+    options: AuditOptions
+    accuracy: pd.DataFrame
+    new: NewSetLens | None = None
+    new_source: str | None = None
+    similarity: SimilarityLens | None = None
+    bounds: BoundsLens | None = None
+    rvw: RvwLens | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+def run_audit(preds: Predictions, options: AuditOptions, *, source: str = "predictions",
+              new: Predictions | None = None, new_source: str = "new predictions") -> AuditResult:
+    """Run every lens of ``options.lenses`` that its inputs allow; say in ``notes`` why one was skipped."""
+    lenses, notes = set(options.lenses), []
+    if preds.num_models < 2 and lenses & {"similarity", "bounds"}:
+        raise AuditError(f"{source}: 1 model, but the similarity and bounds lenses need at least 2 "
+                         "(pass --lenses accuracy,new,rvw to skip them)")
+    acc = accuracy_lens(preds, options.alpha)
+    new_lens = None
+    if new is not None and "new" in lenses:
+        new_lens = new_set_lens(preds, align_models(preds, new, new_source), options.alpha, options.band_level)
+    elif "new" in lenses:
+        notes.append("New test set: not run (no --new-predictions given).")
+    sim = similarity_lens(preds, options.etas, source) if "similarity" in lenses else None
+    bounds = None
+    if "bounds" in lenses:
+        summary = sim.summary if sim is not None else similarity_lens(preds, [1.0], source).summary
+        bounds = bounds_lens(preds.num_examples, summary.mean_accuracy, summary.mean_similarity,
+                             options.eps, options.delta, preds.num_models)
+    rvw = None
+    if "rvw" in lenses and options.rvw_bits is not None:
+        rvw = rvw_lens(acc, options.rvw_bits, options.rvw_detail, C=options.rvw_C, delta=options.delta,
+                       selected=options.selected)
+    elif "rvw" in lenses:
+        notes.append("Rip van Winkle's Razor: not run (give --rvw-description FILE and/or --search-size G "
+                     "to describe how the selected model was chosen).")
+    return AuditResult(source, preds.test_set, options, acc, new_lens, new_source if new is not None else None,
+                       sim, bounds, rvw, tuple(notes))
+
+
+def _json_safe(value: object) -> object:
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(float(value)) else float(value)
+    return value
+
+
+def summary_dict(result: AuditResult) -> dict[str, object]:
+    """The headline numbers and verdicts of every lens that ran (``summary.json``)."""
+    o = result.options
+    out: dict[str, object] = {
+        "predictions": result.source, "test_set": result.test_set, "num_models": len(result.accuracy),
+        "n": int(result.accuracy["n"].iloc[0]),
+        "options": {k: v for k, v in asdict(o).items() if k != "etas"}, "notes": list(result.notes),
+        "accuracy": {"best_model": result.accuracy["model"].iloc[0],
+                     "best": result.accuracy.iloc[0][["accuracy", "ci_low", "ci_high"]].to_dict(),
+                     "verdict": verdicts.accuracy_verdict(result.accuracy, o.alpha)},
+    }
+    if result.new is not None:
+        out["new"] = {"source": result.new_source, "mean_gap": result.new.mean_gap,
+                      "fit": None if result.new.fit is None else asdict(result.new.fit),
+                      "verdict": verdicts.new_set_verdict(result.new)}
+    if result.similarity is not None:
+        s = asdict(result.similarity.summary)
+        out["similarity"] = s | {"verdict": verdicts.similarity_verdict(result.similarity)}
+    if result.bounds is not None:
+        t = result.bounds
+        out["bounds"] = asdict(t) | {"similarity_gain": t.similarity_gain, "naive_bayes_gain": t.naive_bayes_gain,
+                                     "independent_similarity": t.independent_similarity,
+                                     "covered_by": t.covered_by(),
+                                     "verdict": verdicts.bounds_verdict(result.bounds)}
+    if result.rvw is not None:
+        out["rvw"] = asdict(result.rvw) | {"overfit": result.rvw.overfit, "verdict": verdicts.rvw_verdict(result.rvw)}
+    return _json_safe(out)  # type: ignore[return-value]
+
+
+def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
+    """Every figure as PNG + PDF + CSV; returns name -> PNG path (report order)."""
+    figs: dict[str, Path] = {}
+    label = result.test_set or Path(result.source).stem
+    acc = result.accuracy
+    figs["accuracy"] = out / "accuracy.png"
+    save_figure(plots.plot_accuracies(acc, f"{label}: test accuracy"), figs["accuracy"], data=acc)
+    if result.new is not None:
+        t = result.new.table
+        figs["new_vs_original"] = out / "new_vs_original.png"
+        fig = plots.plot_new_vs_original(t, result.new.band, title=f"{label}: new vs original test set",
+                                         band_level=result.new.band_level)
+        cols = ["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low", "new_ci_high"]
+        save_figure(fig, figs["new_vs_original"], data=t[cols])
+    if result.similarity is not None:
+        s, k = result.similarity, len(acc)
+        figs["similarity_pairs"] = out / "similarity_pairs.png"
+        save_figure(plot_pair_similarities(s.pairs["similarity"], s.pairs["independent"],
+                                           f"{label}: model similarities", k), figs["similarity_pairs"], data=s.pairs)
+        figs["difficulty"] = out / "difficulty.png"
+        save_figure(plot_difficulty(s.difficulty["fraction_at_most"].to_numpy(), f"{label}: difficulty",
+                                    marks=sorted({0, k - 1}), n=int(acc["n"].iloc[0])),
+                    figs["difficulty"], data=s.difficulty)
+        figs["covering_numbers"] = out / "covering_numbers.png"
+        save_figure(plot_covering_numbers(s.covering["eta"].to_numpy(), s.covering["covering_number"].to_numpy(),
+                                          k, f"{label}: similarity covering numbers"),
+                    figs["covering_numbers"], data=s.covering)
+    if result.bounds is not None:
+        figs["testable_models"] = out / "testable_models.png"
+        t = result.bounds
+        data = pd.DataFrame({"bound": ["union", "similarity", "naive_bayes"],
+                             "testable_models": [str(t.union_k), str(t.similarity_k), str(t.naive_bayes_k)],
+                             "models_used": result.bounds.models_used})
+        save_figure(plots.plot_testable_models(t, result.bounds.models_used, f"{label}: testable models"),
+                    figs["testable_models"], data=data)
+    return figs
+
+
+def write_audit(result: AuditResult, out: str | Path) -> dict[str, object]:
+    """Write the CSVs, figures, ``summary.json`` and ``report.html`` into ``out``; return the summary."""
+    from holdout.audit.report import render_report
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = summary_dict(result)
+    if result.new is not None:
+        result.new.table.to_csv(out / "new_test_set.csv", index=False)
+        if result.new.fit is not None:
+            pd.DataFrame([asdict(result.new.fit)]).to_csv(out / "linear_fit.csv", index=False)
+            result.new.band.to_csv(out / "new_vs_original_fit.csv", index=False)  # the plotted line and band
+    if result.bounds is not None:
+        pd.DataFrame([summary["bounds"]]).drop(columns="verdict").to_csv(out / "bounds.csv", index=False)
+    if result.rvw is not None:
+        pd.DataFrame([summary["rvw"]]).drop(columns="verdict").to_csv(out / "rvw.csv", index=False)
+    if result.similarity is not None:
+        pd.DataFrame([asdict(result.similarity.summary)]).to_csv(out / "similarity_summary.csv", index=False)
+    figures = _write_figures(result, out)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (out / "report.html").write_text(render_report(result, summary, figures))
+    return summary
