@@ -90,8 +90,8 @@ def _check_bound_args(test_error: np.ndarray, bits: np.ndarray, n: np.ndarray, C
         raise ValueError(
             f"bits ({bits}) exceed C = {C}: Theorem 3.1 covers descriptions of at most C bits; raise C"
         )
-    if np.any(~np.isfinite(n)) or np.any(n < 1):
-        raise ValueError(f"n (the test set size N) must be >= 1, got {n}")
+    if np.any(~np.isfinite(n)) or np.any(n < 1) or np.any(n != np.floor(n)):
+        raise ValueError(f"n (the test set size N) must be a whole number >= 1, got {n}")
 
 
 def rvw_fixed_point_map(
@@ -194,8 +194,9 @@ CONSTANT_BITS = 8
 
 def index_bits(count: int) -> int:
     """``ceil(log2 count)``: bits of an index into ``count`` things (at least 1 when count >= 2, 0 for 1)."""
-    if count < 1:
-        raise ValueError(f"count must be >= 1, got {count}")
+    if isinstance(count, bool) or not float(count).is_integer() or count < 1:
+        raise ValueError(f"count must be a whole number >= 1, got {count!r}")
+    count = int(count)
     return math.ceil(math.log2(count)) if count > 1 else 0
 
 

@@ -216,11 +216,16 @@ def _check_cover_inputs(similarity: np.ndarray, error_rates: np.ndarray) -> tupl
         raise ValueError(f"similarity must be a square K x K matrix, got shape {sim.shape}")
     if err.shape != (sim.shape[0],):
         raise ValueError(f"error_rates must have shape ({sim.shape[0]},), got {err.shape}")
+    for name, arr in (("similarity", sim), ("error_rates", err)):
+        outside = np.argwhere(~((arr >= 0.0) & (arr <= 1.0)))  # NaN is outside too
+        if outside.size:
+            first = tuple(int(i) for i in outside[0])
+            raise ValueError(f"{name} must lie in [0, 1]: {len(outside)} value(s) do not, first {arr[first]} at {first}")
     return sim, err
 
 
 def _check_eta(eta: float) -> None:
-    if not 0.0 <= eta <= 1.0:
+    if not 0.0 <= eta <= 1.0:  # also true for NaN
         raise ValueError(f"eta must lie in [0, 1], got {eta}")
 
 
