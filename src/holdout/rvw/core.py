@@ -91,7 +91,7 @@ def _check_bound_args(test_error: np.ndarray, bits: np.ndarray, n: np.ndarray, C
             f"bits ({bits}) exceed C = {C}: Theorem 3.1 covers descriptions of at most C bits; raise C"
         )
     if np.any(~np.isfinite(n)) or np.any(n < 1) or np.any(n != np.floor(n)):
-        raise ValueError(f"n (the test set size N) must be a whole number >= 1, got {n}")
+        raise ValueError(f"n (the test set size N) must be >= 1 and a whole number, got {n}")
 
 
 def rvw_fixed_point_map(
