@@ -463,7 +463,7 @@ def _check_whole(arr: np.ndarray, path: Path, what: str) -> np.ndarray:
     if arr.dtype.kind == "f":
         bad = np.argwhere(~np.isfinite(arr))
         if bad.size:
-            raise DataError(f"{path}: {what} contain NaN, infinity or empty cells ({len(bad)}; first "
+            raise DataError(f"{path}: {what} contain NaN or empty cells, or infinity ({len(bad)}; first "
                             f"{arr[tuple(bad[0])]} at index {tuple(int(i) for i in bad[0])})")
         if not np.all(arr == np.round(arr)):
             raise DataError(f"{path}: {what} must be whole class indices")
