@@ -283,3 +283,29 @@ def check_startup(
     check_bounds(config)
     check_adversarial(config)
     check_writable(Path(workdir, name) for name in OUTPUT_FOLDERS)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m holdout.config FILE...``: check config files' YAML, printing file and line.
+
+    Snakemake 9 loads ``--configfile`` files before any workflow code runs and reports a YAML
+    syntax error there without the file or line ("Config file is not valid JSON or YAML");
+    this command (or ``snakemake --verbose``) names them.
+    """
+    import sys
+
+    paths = list(sys.argv[1:] if argv is None else argv)
+    if not paths:
+        print("usage: python -m holdout.config CONFIG.yaml [...]", file=sys.stderr)
+        return 2
+    try:
+        check_config_files(paths)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"ok: {len(paths)} config file(s) are valid YAML without duplicate keys")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
