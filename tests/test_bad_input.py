@@ -220,3 +220,20 @@ def test_fetch_keeps_its_own_partial_name_pattern(tmp_path):
     (tmp_path / ".a1.bin.partial-1").write_bytes(b"y")  # would match the unescaped pattern
     assert remove_stale_partials(dest) == [stale]
     assert (tmp_path / ".a1.bin.partial-1").exists()
+
+
+def test_semicolon_separated_csv_gets_a_hint(tmp_path, labels_csv):
+    preds = tmp_path / "p.csv"
+    preds.write_text("a;b\n0;1\n1;1\n2;0\n")
+    with pytest.raises(DataError, match=r"p\.csv: predictions must be numbers .*';'-separated"):
+        convert_user_predictions(preds, labels_csv, test_set="t")
+
+
+def test_rvw_description_with_a_duplicate_key_names_file_and_line(tmp_path):
+    """PyYAML keeps the last of two equal keys: a part of a description would vanish silently."""
+    from holdout.rvw.core import DescriptionError, description_length
+
+    path = tmp_path / "d.yaml"
+    path.write_text('name: x\nparts:\n  - english: "three short words"\nname: y\n')
+    with pytest.raises(DescriptionError, match=r"d\.yaml: not valid YAML: key 'name' appears twice(.|\n)*line 4"):
+        description_length(path)

@@ -34,6 +34,7 @@ __all__ = [
     "check_writable",
     "known_prediction_sets",
     "load_config_file",
+    "load_yaml_strict",
 ]
 
 #: Warnings go to Snakemake's logger (shown with its other start-up messages).
@@ -75,6 +76,15 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
+def load_yaml_strict(text: str) -> Any:
+    """``yaml.safe_load`` that also refuses a key given twice in one mapping.
+
+    Raises :class:`yaml.MarkedYAMLError` (its message has the line and column) for both
+    syntax errors and duplicate keys.
+    """
+    return yaml.load(text, Loader=_StrictLoader)
+
+
 def load_config_file(path: str | Path) -> Any:
     """Read a YAML (or JSON) config file strictly: a syntax error or a duplicate key raises
     :class:`ConfigError` with the file, line and column."""
@@ -84,7 +94,7 @@ def load_config_file(path: str | Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc})") from exc
     try:
-        return yaml.load(text, Loader=_StrictLoader)
+        return load_yaml_strict(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

@@ -452,7 +452,9 @@ def _to_int_matrix(cells: list[list[str]], path: Path, what: str) -> np.ndarray:
     try:
         arr = np.array([[float(c) if c.strip() else np.nan for c in row] for row in cells])
     except ValueError as exc:
-        raise DataError(f"{path}: {what} must be numbers ({exc})") from exc
+        sep = next((c for c in (";", "\t") if any(c in cell for row in cells for cell in row)), None)
+        hint = f"; the file seems {sep!r}-separated: save it comma-separated" if sep else ""
+        raise DataError(f"{path}: {what} must be numbers ({exc}){hint}") from exc
     return _check_whole(arr, path, what)
 
 

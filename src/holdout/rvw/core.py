@@ -48,6 +48,8 @@ import numpy as np
 import numpy.typing as npt
 import yaml
 
+from holdout.config import load_yaml_strict
+
 __all__ = [
     "DEEP_LEARNING_LAYERS",
     "MATH_OPERATIONS",
@@ -517,7 +519,7 @@ def description_length(path: str | Path, english: EnglishRubric | None = None) -
     p = Path(path)
     ctx = _Ctx(p)
     try:
-        raw = yaml.load(p.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe either way
+        raw = load_yaml_strict(p.read_text())  # safe_load that refuses duplicate keys
     except FileNotFoundError:
         raise DescriptionError(f"{p}: description file not found") from None
     except yaml.YAMLError as exc:
