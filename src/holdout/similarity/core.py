@@ -186,6 +186,8 @@ def summarize_similarity(
     sim = pairwise_similarity(e) if similarity is None else np.asarray(similarity, dtype=np.float64)
     if sim.shape != (k, k):
         raise ValueError(f"similarity must be {k} x {k}, got {sim.shape}")
+    if not ((sim >= 0.0) & (sim <= 1.0)).all():  # NaN fails too
+        raise ValueError("similarity must lie in [0, 1] (no NaN)")
     mu = e.mean(axis=1)
     s = upper_pairs(sim)
     b = upper_pairs(independent_similarity(mu))
@@ -363,6 +365,14 @@ def difficulty_distribution(errors: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+def _whole(value: object, what: str) -> int:
+    """``value`` as an int when it is a whole number (2000 or 2000.0, not 2.5, NaN or True)."""
+    number = float("nan") if isinstance(value, (bool, np.bool_)) else float(value)  # type: ignore[arg-type]
+    if not number.is_integer():
+        raise ValueError(f"{what} must be a whole number, got {value!r}")
+    return int(number)
+
+
 def resolve_subset(model_names: Sequence[str], accuracies: np.ndarray, spec: dict) -> list[str]:
     """The model names chosen by a subset ``spec`` (one row of a Mania-Table-1-like table).
 
@@ -387,13 +397,13 @@ def resolve_subset(model_names: Sequence[str], accuracies: np.ndarray, spec: dic
             raise ValueError(f"subset {label!r}: unknown model names {unknown}; known: {names}")
         wanted = set(spec["models"])
     elif kind == "top":
-        count = int(spec["top"])
+        count = _whole(spec["top"], f"subset {label!r}: top")
         if not 1 <= count <= len(names):
             raise ValueError(f"subset {label!r}: top={count} outside [1, {len(names)}]")
         order = sorted(range(len(names)), key=lambda i: (-acc[i], names[i]))
         wanted = {names[i] for i in order[:count]}
     elif kind == "random":
-        count = int(spec["random"])
+        count = _whole(spec["random"], f"subset {label!r}: random")
         if not 1 <= count <= len(names):
             raise ValueError(f"subset {label!r}: random={count} outside [1, {len(names)}]")
         rng = np.random.default_rng(int(spec.get("seed", 0)))
@@ -417,9 +427,10 @@ def gains_in_testable_models(n: int, accuracy: float, similarity: float, eps: fl
     from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k
 
     error = 1.0 - float(accuracy)
-    k_ub = int(union_bound_k(int(n), error, float(eps), float(delta)))
-    k_sb = int(similarity_bound_k(int(n), error, float(similarity), float(eps), float(delta)))
-    k_nbb = int(naive_bayes_bound_k(int(n), error, float(similarity), float(eps), float(delta)))
+    n = _whole(n, "n (test-set size)")
+    k_ub = int(union_bound_k(n, error, float(eps), float(delta)))
+    k_sb = int(similarity_bound_k(n, error, float(similarity), float(eps), float(delta)))
+    k_nbb = int(naive_bayes_bound_k(n, error, float(similarity), float(eps), float(delta)))
     return {
         "k_union": k_ub,
         "k_similarity": k_sb,
