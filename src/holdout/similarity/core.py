@@ -219,6 +219,8 @@ def _check_cover_inputs(similarity: np.ndarray, error_rates: np.ndarray) -> tupl
     if err.shape != (sim.shape[0],):
         raise ValueError(f"error_rates must have shape ({sim.shape[0]},), got {err.shape}")
     for name, arr in (("similarity", sim), ("error_rates", err)):
+        if arr.size == 0 or (arr.min() >= 0.0 and arr.max() <= 1.0):  # min/max are NaN if any NaN
+            continue
         outside = np.argwhere(~((arr >= 0.0) & (arr <= 1.0)))  # NaN is outside too
         if outside.size:
             first = tuple(int(i) for i in outside[0])
@@ -268,6 +270,11 @@ def greedy_similarity_cover(similarity: np.ndarray, error_rates: np.ndarray, eta
     """
     sim, err = _check_cover_inputs(similarity, error_rates)
     _check_eta(eta)
+    return _greedy_cover(sim, err, eta)
+
+
+def _greedy_cover(sim: np.ndarray, err: np.ndarray, eta: float) -> np.ndarray:
+    """:func:`greedy_similarity_cover` on checked inputs."""
     k = sim.shape[0]
     if k == 0:
         return np.zeros(0, dtype=np.int64)
@@ -310,7 +317,10 @@ def covering_numbers(similarity: np.ndarray, error_rates: np.ndarray, etas: Sequ
     Each is the size of :func:`greedy_similarity_cover`; 1 <= N_eta <= K.
     """
     sim, err = _check_cover_inputs(similarity, error_rates)
-    return np.array([greedy_similarity_cover(sim, err, float(eta)).size for eta in etas], dtype=np.int64)
+    etas = [float(eta) for eta in etas]
+    for eta in etas:
+        _check_eta(eta)
+    return np.array([_greedy_cover(sim, err, eta).size for eta in etas], dtype=np.int64)
 
 
 def min_similarity_cover_size(similarity: np.ndarray, error_rates: np.ndarray, eta: float, max_models: int = 16) -> int:
