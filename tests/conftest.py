@@ -47,8 +47,10 @@ def run_workflow(
     cmd = [sys.executable, "-m", "snakemake"]
     # --configfile and --config take several values: each is followed by an
     # option, so that the targets at the end are never read as their values.
-    for cf in configfiles or []:
-        cmd += ["--configfile", str(cf)]
+    # All config files go after ONE --configfile: a repeated --configfile
+    # replaces the earlier list (argparse), it does not add to it.
+    if configfiles:
+        cmd += ["--configfile", *(str(cf) for cf in configfiles)]
     if config:
         cmd += ["--config"] + [f"{k}={v}" for k, v in config.items()]
     cmd += [

@@ -22,6 +22,7 @@ key                 dtype / shape               meaning
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,10 @@ __all__ = [
     "load_predictions",
     "save_predictions",
 ]
+
+
+#: Largest number of classes: class indices are stored as int16, or int32 beyond 32,767 classes.
+_MAX_CLASSES = int(np.iinfo(np.int32).max)
 
 
 class PredictionsError(ValueError):
@@ -81,13 +86,15 @@ class Predictions:
             raise PredictionsError(f"{source}: labels must be a vector, got shape {labs.shape}")
         for what, arr in (("predictions", preds), ("labels", labs)):
             if arr.dtype.kind == "f":
-                if np.isnan(arr).any():
-                    raise PredictionsError(f"{source}: {what} contain NaN")
+                if not np.isfinite(arr).all():
+                    raise PredictionsError(f"{source}: {what} contain NaN or infinity")
                 if not np.all(arr == np.round(arr)):
                     raise PredictionsError(f"{source}: {what} must be whole class indices")
             elif arr.dtype.kind not in "iu":
                 raise PredictionsError(f"{source}: {what} must be integers, got dtype {arr.dtype}")
         k, n = preds.shape
+        if n == 0:
+            raise PredictionsError(f"{source}: no test examples (n = 0); accuracies would be undefined")
         if labs.shape[0] != n:
             raise PredictionsError(
                 f"{source}: {n} predictions per model but {labs.shape[0]} labels (lengths must match)"
@@ -100,6 +107,12 @@ class Predictions:
             raise PredictionsError(f"{source}: duplicate model names: {', '.join(dups)}")
         if num_classes is None:
             num_classes = int(max(preds.max(initial=0), labs.max(initial=0))) + 1
+        if isinstance(num_classes, bool) or int(num_classes) != num_classes or not 1 <= num_classes <= _MAX_CLASSES:
+            raise PredictionsError(
+                f"{source}: number of classes must be an integer in [1, {_MAX_CLASSES}], got {num_classes!r} "
+                "(a class index that large is a data error)"
+            )
+        num_classes = int(num_classes)
         for what, arr in (("predictions", preds), ("labels", labs)):
             if arr.size and (arr.min() < 0 or arr.max() >= num_classes):
                 raise PredictionsError(
@@ -206,7 +219,10 @@ def load_predictions(path: str | Path) -> Predictions:
                 scores=z["scores"] if "scores" in z.files else None,
                 source=str(path),
             )
-    except (OSError, ValueError) as exc:
-        if isinstance(exc, PredictionsError):
-            raise
-        raise PredictionsError(f"{path}: not a readable predictions file ({exc})") from exc
+    except PredictionsError:
+        raise
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
+        raise PredictionsError(
+            f"{path}: not a readable predictions file ({type(exc).__name__}: {exc}); "
+            "delete it and rerun to rebuild it"
+        ) from exc

@@ -100,11 +100,13 @@ def test_slurm_profile_resolves_resources_from_environment(repo, slurm_plugin, t
     assert dict(jobs)["infra_simulate"]["mem_mb"] == "500"  # the rule's own value wins
 
 
-def test_real_workflow_under_slurm_profile(repo, slurm_plugin, tmp_path):
+def test_real_workflow_under_slurm_profile(repo, slurm_plugin, tmp_path, shared_data):
     """Every job of the real workflow resolves memory/runtime; CPU jobs request no GPU."""
+    # offline.yaml's mirror ../shared/data is relative to the working directory (-d): give it absolute
     proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
                 "-n", "--profile", str(repo / "profiles/slurm"),
-                "--configfile", str(repo / "config/offline.yaml")], repo)
+                "--configfile", str(repo / "config/offline.yaml"), "--config", f"data={{mirror: {shared_data}}}"],
+               repo)
     jobs = dry_run_jobs(proc.stdout)
     assert jobs, proc.stdout[-3000:]
     envs = rule_envs(repo)
@@ -116,8 +118,9 @@ def test_real_workflow_under_slurm_profile(repo, slurm_plugin, tmp_path):
             assert "gpu" not in res and "gres" not in res, f"CPU rule {rule} asks for a GPU: {res}"
 
 
-def test_real_workflow_under_local_profile(repo, tmp_path):
+def test_real_workflow_under_local_profile(repo, tmp_path, shared_data):
     proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
                 "-n", "--profile", str(repo / "profiles/local"), "--resources", "gpu=2",
-                "--configfile", str(repo / "config/offline.yaml")], repo)
+                "--configfile", str(repo / "config/offline.yaml"), "--config", f"data={{mirror: {shared_data}}}"],
+               repo)
     assert "dry-run" in proc.stdout

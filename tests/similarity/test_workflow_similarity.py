@@ -67,7 +67,9 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
 
     # CIFAR-10.1: the Table-1-like rows equal direct calls of holdout.bounds
     table = pd.read_csv(res / "table1.csv")
-    assert set(table["test_set"]) == {"cifar10_1_v4", "cifar10_1_v6"}  # original: no CIFAR-10 archive offline
+    # cifar10_original needs the CIFAR-10 archive, which the mirror may lack
+    expected_sets = {"cifar10_1_v4", "cifar10_1_v6"} | ({"cifar10_original"} if (shared_data / ARCHIVE).is_file() else set())
+    assert set(table["test_set"]) == expected_sets
     row = table[(table["test_set"] == "cifar10_1_v4") & (table["models"] == "all 30 models")
                 & (table["eps"] == 0.02)].iloc[0]
     preds = load_predictions(tmp_path / "resources" / "predictions" / "cifar10_1_v4.npz")

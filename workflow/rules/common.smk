@@ -4,8 +4,12 @@ from pathlib import Path
 
 from snakemake.utils import validate
 
+import holdout.config as holdout_config
+
 
 validate(config, "../../config/schema.yaml")
+# Checks spanning several keys, the config files' YAML, data.mirror and the output folders.
+holdout_config.check_startup(config, configfiles=workflow.configfiles, workdir=Path.cwd())
 
 REPO = Path(workflow.basedir)
 

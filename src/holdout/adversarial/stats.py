@@ -62,7 +62,7 @@ def _check_losses(arr: np.ndarray, name: str) -> np.ndarray:
 
 
 def _check_m(m: int) -> int:
-    if isinstance(m, bool) or int(m) != m or m < 1:
+    if isinstance(m, bool) or not math.isfinite(float(m)) or int(m) != m or m < 1:
         raise ValueError(f"m (number of examples) must be a positive integer, got {m!r}")
     return int(m)
 

@@ -106,9 +106,17 @@ def _check_k(k: int) -> int:
     return int(k)
 
 
+def _check_k_real(k: float) -> float:
+    """k of Theorem 2 and Corollary 4, a real number (e.g. a log-scale count) that is finite and >= 1."""
+    k_value = math.nan if isinstance(k, bool) else float(k)
+    if not (math.isfinite(k_value) and k_value >= 1):
+        raise ValueError(f"k (number of models) must be a finite number >= 1, got {k!r}")
+    return k_value
+
+
 def _check_cover(cover_size: float) -> float:
     cover_size = float(cover_size)
-    if not cover_size >= 1:
+    if not (cover_size >= 1 and math.isfinite(cover_size)):
         raise ValueError(f"cover_size (N_eta) must be at least 1, got {cover_size!r}")
     return cover_size
 
@@ -838,8 +846,7 @@ def theorem2_probability(n: int, k: float, cover_size: float, similarity: float,
     eps = _check_eps(eps)
     eta = _check_unit("similarity", similarity)
     cover_size = _check_cover(cover_size)
-    if float(k) < 1:
-        raise ValueError(f"k (number of models) must be at least 1, got {k!r}")
+    k = _check_k_real(k)
     first = 2.0 * cover_size * math.exp(-n * eps**2 / 2.0)
     second = 2.0 * float(k) * math.exp(-(n * eps / 4.0) * _log1p_ratio(eps, eta))
     return first + second
@@ -848,6 +855,7 @@ def theorem2_probability(n: int, k: float, cover_size: float, similarity: float,
 def theorem2_max_similarity(n: int, k: float, cover_size: float, delta: float) -> float:
     """The largest eta for which (5) holds: 1 - max{2 log(4k/delta)/n, sqrt(log(4 N_eta/delta)/(2n))}."""
     n = _check_n(n)
+    k = _check_k_real(k)
     delta = _check_delta(delta)
     cover_size = _check_cover(cover_size)
     return 1.0 - max(
@@ -889,6 +897,7 @@ def theorem2_min_similarity_high(
     exponential is evaluated as expm1 of 2 eps + 4 log(2k)/(n eps).
     """
     n = _check_n(n)
+    k = _check_k_real(k)
     delta = _check_delta(delta)
     cover_size = _check_cover(cover_size)
     eps = _eps6(n, cover_size, delta, as_printed)
@@ -933,6 +942,8 @@ def similarity_cover_eps(n: int, k: float, cover_size: float, similarity: float,
     The smaller of (5) and (6) among those whose condition on eta holds; when neither
     holds, the eps solving (4) = delta (bisection on the closed form, always valid).
     """
+    n, k, cover_size = _check_n(n), _check_k_real(k), _check_cover(cover_size)
+    similarity, delta = _check_unit("similarity", similarity), _check_delta(delta)
     candidates: list[float] = []
     try:
         candidates.append(theorem2_eps(n, k, cover_size, similarity, delta))

@@ -15,11 +15,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k
+from holdout.bounds.core import (
+    independent_similarity,
+    naive_bayes_bound_k,
+    similarity_bound_k,
+    union_bound_k,
+)
 
 __all__ = [
     "Setting",
     "load_measured_setting",
+    "check_similarity_above_independent",
     "TestableModels",
     "testable_models",
     "gain_grid",
@@ -43,6 +49,10 @@ class Setting:
     source: str = "config"
 
     def __post_init__(self) -> None:
+        self._check_ranges()
+        check_similarity_above_independent(self.similarity, self.error, f"setting ({self.source}) similarity")
+
+    def _check_ranges(self) -> None:
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 1:
             raise ValueError(f"setting ({self.source}): n must be a positive integer, got {self.n!r}")
         if not 0.0 < float(self.mean_accuracy) < 1.0:
@@ -62,6 +72,22 @@ class Setting:
 
     def to_json(self) -> dict[str, object]:
         return asdict(self) | {"error": self.error}
+
+
+def check_similarity_above_independent(similarity: float, error: float, what: str) -> None:
+    """Raise ``ValueError`` naming ``what`` when ``similarity`` < mu^2 + (1 - mu)^2 (mu = ``error``).
+
+    The similarity and naive-Bayes bounds of Mania et al. rest on the coupling of Appendix B,
+    which exists only when the models' errors are not negatively correlated, i.e. when the
+    similarity is at least that of independent errors (Sec. 5.1).
+    """
+    floor = independent_similarity(error)
+    if not float(similarity) >= floor - 1e-12:
+        raise ValueError(
+            f"{what} = {float(similarity)!r} is below the independent-errors similarity "
+            f"mu^2 + (1 - mu)^2 = {floor:.6g} at error mu = {float(error):.6g} (accuracy {1 - float(error):.6g}); "
+            "the bounds of Mania et al. need a similarity at least that large"
+        )
 
 
 def load_measured_setting(path: str | Path) -> Setting:
@@ -176,6 +202,8 @@ def gain_grid(
     One row per grid point (columns of :class:`TestableModels` plus the two gains).
     Points are computed in ``threads`` processes when ``threads > 1``.
     """
+    for s in similarities:
+        check_similarity_above_independent(s, error, "similarity grid value (bounds.figure2.similarity.start)")
     jobs = [
         dict(n=n, error=error, similarity=float(s), eps=float(e), delta=delta, form=form)
         for s in similarities
@@ -228,6 +256,10 @@ def table1(
         for key in ("name", "n", "mean_accuracy", "mean_similarity"):
             if key not in row:
                 raise ValueError(f"bounds.table1.rows[{i}]: missing key {key!r}")
+        check_similarity_above_independent(
+            float(row["mean_similarity"]), 1.0 - float(row["mean_accuracy"]),  # type: ignore[arg-type]
+            f"bounds.table1.rows[{i}] ({row['name']}) mean_similarity",
+        )
         jobs.append(
             dict(
                 n=int(row["n"]),  # type: ignore[call-overload]

@@ -11,6 +11,7 @@ Conventions: accuracies, gaps and errors in the returned tables are in percent; 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -41,16 +42,29 @@ __all__ = [
 ]
 
 
+def _as_count(name: str, value: object) -> int:
+    """``value`` as an int when it is a whole number (int, numpy integer, or integral float); else ValueError."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    try:
+        as_float = math.nan if isinstance(value, (bool, np.bool_)) else float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        as_float = math.nan
+    if not as_float.is_integer():
+        raise ValueError(f"{name} must be a whole number (a count), got {value!r}")
+    return int(as_float)
+
+
 def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     """Exact (Clopper-Pearson) 1 - alpha interval for a binomial proportion k / n.
 
     Uses ``scipy.stats.binomtest(k, n).proportion_ci(1 - alpha, method="exact")``, i.e.
     the Beta quantiles B(alpha/2; k, n - k + 1) and B(1 - alpha/2; k + 1, n - k).
     """
-    k, n = int(k), int(n)
+    k, n = _as_count("k", k), _as_count("n", n)
     if n <= 0 or not 0 <= k <= n:
         raise ValueError(f"clopper_pearson needs 0 <= k <= n and n > 0, got k={k}, n={n}")
-    if not 0 < alpha < 1:
+    if not 0 < alpha < 1:  # also false for NaN
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     ci = stats.binomtest(k, n).proportion_ci(confidence_level=1 - alpha, method="exact")
     return float(ci.low), float(ci.high)
@@ -173,6 +187,12 @@ def linear_fit(x: Sequence[float], y: Sequence[float]) -> LinearFit:
     y = np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1 or x.size < 3:
         raise ValueError("linear_fit needs two vectors of the same length >= 3")
+    for name, v in (("x", x), ("y", y)):
+        bad = np.flatnonzero(~np.isfinite(v))
+        if bad.size:
+            raise ValueError(f"linear_fit: {name} has {bad.size} NaN or infinite value(s), first at index {bad[0]}")
+    if np.ptp(x) == 0:
+        raise ValueError("linear_fit: all x values are equal, the slope is undefined")
     res = stats.linregress(x, y)
     resid = y - (res.slope * x + res.intercept)
     s = float(np.sqrt(np.sum(resid**2) / (x.size - 2)))
@@ -190,6 +210,8 @@ def fit_band(fit: LinearFit, x: Sequence[float], level: float = 0.95) -> tuple[n
     Returns ``(y_hat, lower, upper)``.
     """
     x = np.asarray(x, dtype=float)
+    if not 0 < level < 1:  # also false for NaN
+        raise ValueError(f"level must be in (0, 1), got {level}")
     y_hat = fit.slope * x + fit.intercept
     t = stats.t.ppf((1 + level) / 2, fit.n - 2)
     half = t * fit.residual_std * np.sqrt(1 / fit.n + (x - fit.x_mean) ** 2 / fit.sxx)

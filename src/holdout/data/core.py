@@ -17,6 +17,7 @@ Three jobs, all small pure functions:
 from __future__ import annotations
 
 import csv
+import glob
 import hashlib
 import io
 import json
@@ -54,6 +55,7 @@ __all__ = [
     "read_cifar10_1_prediction_file",
     "read_user_labels",
     "read_user_predictions",
+    "remove_stale_partials",
     "resolve_url",
     "source_of",
     "verify_checksum",
@@ -66,6 +68,8 @@ CIFAR10_CLASSES = (
 )
 _CHUNK = 1 << 20
 _ALGORITHMS = {"md5": 32, "sha256": 64}
+# Class indices are stored as int16 or int32 (holdout.predictions): larger ones are data errors.
+_MAX_CLASS_INDEX = int(np.iinfo(np.int32).max)
 
 
 class DataError(ValueError):
@@ -167,6 +171,22 @@ def _download(url: str, dest: Path, log: logging.Logger, timeout: float) -> None
     log.info("downloaded %s: %.1f MB in %.1f s", url, done / 1e6, time.perf_counter() - start)
 
 
+def remove_stale_partials(dest: str | Path, log: logging.Logger | None = None) -> list[Path]:
+    """Delete the ``.<name>.partial-<pid>`` files of ``dest`` left by fetches that were killed.
+
+    Called at the start of every :func:`fetch` of ``dest``; Snakemake runs at most one job per
+    output, so a partial file of ``dest`` found then belongs to no running fetch. Returns the
+    removed paths.
+    """
+    dest = Path(dest)
+    removed = []
+    for stale in dest.parent.glob(f".{glob.escape(dest.name)}.partial-*"):
+        stale.unlink(missing_ok=True)
+        (log or LOG).warning("removed %s, left by an interrupted fetch of %s", stale, dest.name)
+        removed.append(stale)
+    return removed
+
+
 def fetch(
     source: str | Path,
     dest: str | Path,
@@ -187,6 +207,7 @@ def fetch(
     src = str(source)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
+    remove_stale_partials(dest, log)
     try:
         if _is_url(src):
             try:
@@ -412,8 +433,9 @@ def convert_imagenet_testbed(
 
 
 def _read_csv_rows(path: Path) -> list[list[str]]:
+    """Non-empty rows of a CSV; a UTF-8 byte-order mark (spreadsheets' "CSV UTF-8") is dropped."""
     try:
-        with open(path, newline="") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
             rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"{path}: unreadable CSV ({exc})") from exc
@@ -430,22 +452,30 @@ def _to_int_matrix(cells: list[list[str]], path: Path, what: str) -> np.ndarray:
     try:
         arr = np.array([[float(c) if c.strip() else np.nan for c in row] for row in cells])
     except ValueError as exc:
-        raise DataError(f"{path}: {what} must be numbers ({exc})") from exc
+        sep = next((c for c in (";", "\t") if any(c in cell for row in cells for cell in row)), None)
+        hint = f"; the file seems {sep!r}-separated: save it comma-separated" if sep else ""
+        raise DataError(f"{path}: {what} must be numbers ({exc}){hint}") from exc
     return _check_whole(arr, path, what)
 
 
 def _check_whole(arr: np.ndarray, path: Path, what: str) -> np.ndarray:
+    """``arr`` as int64 class indices; NaN, infinity, fractions, booleans and indices beyond int32 raise."""
+    if arr.dtype.kind == "b":
+        raise DataError(f"{path}: {what} are booleans (a right/wrong matrix?); class indices (integers) are needed")
     if arr.dtype.kind == "f":
-        bad = np.argwhere(np.isnan(arr))
+        bad = np.argwhere(~np.isfinite(arr))
         if bad.size:
-            raise DataError(f"{path}: {what} contain NaN or empty cells ({len(bad)}; first at index "
-                            f"{tuple(int(i) for i in bad[0])})")
+            raise DataError(f"{path}: {what} contain NaN or empty cells, or infinity ({len(bad)}; first "
+                            f"{arr[tuple(bad[0])]} at index {tuple(int(i) for i in bad[0])})")
         if not np.all(arr == np.round(arr)):
             raise DataError(f"{path}: {what} must be whole class indices")
-        return arr.astype(np.int64)
-    if arr.dtype.kind in "iub":
-        return arr.astype(np.int64)
-    raise DataError(f"{path}: {what} must be integers, got dtype {arr.dtype}")
+    elif arr.dtype.kind not in "iu":
+        raise DataError(f"{path}: {what} must be integers, got dtype {arr.dtype}")
+    big = np.argwhere(np.abs(arr) >= _MAX_CLASS_INDEX) if arr.size else np.zeros((0, arr.ndim))
+    if big.size:
+        raise DataError(f"{path}: {what} contain class index {arr[tuple(big[0])]:.0f} at index "
+                        f"{tuple(int(i) for i in big[0])}, beyond the largest supported {_MAX_CLASS_INDEX - 1}")
+    return arr.astype(np.int64)
 
 
 def _is_number(cell: str) -> bool:

@@ -48,6 +48,8 @@ import numpy as np
 import numpy.typing as npt
 import yaml
 
+from holdout.config import load_yaml_strict
+
 __all__ = [
     "DEEP_LEARNING_LAYERS",
     "MATH_OPERATIONS",
@@ -90,8 +92,8 @@ def _check_bound_args(test_error: np.ndarray, bits: np.ndarray, n: np.ndarray, C
         raise ValueError(
             f"bits ({bits}) exceed C = {C}: Theorem 3.1 covers descriptions of at most C bits; raise C"
         )
-    if np.any(~np.isfinite(n)) or np.any(n < 1):
-        raise ValueError(f"n (the test set size N) must be >= 1, got {n}")
+    if np.any(~np.isfinite(n)) or np.any(n < 1) or np.any(n != np.floor(n)):
+        raise ValueError(f"n (the test set size N) must be >= 1 and a whole number, got {n}")
 
 
 def rvw_fixed_point_map(
@@ -194,8 +196,9 @@ CONSTANT_BITS = 8
 
 def index_bits(count: int) -> int:
     """``ceil(log2 count)``: bits of an index into ``count`` things (at least 1 when count >= 2, 0 for 1)."""
-    if count < 1:
-        raise ValueError(f"count must be >= 1, got {count}")
+    if isinstance(count, bool) or not float(count).is_integer() or count < 1:
+        raise ValueError(f"count must be a whole number >= 1, got {count!r}")
+    count = int(count)
     return math.ceil(math.log2(count)) if count > 1 else 0
 
 
@@ -516,7 +519,7 @@ def description_length(path: str | Path, english: EnglishRubric | None = None) -
     p = Path(path)
     ctx = _Ctx(p)
     try:
-        raw = yaml.load(p.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe either way
+        raw = load_yaml_strict(p.read_text())  # safe_load that refuses duplicate keys
     except FileNotFoundError:
         raise DescriptionError(f"{p}: description file not found") from None
     except yaml.YAMLError as exc:

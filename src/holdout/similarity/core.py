@@ -186,6 +186,8 @@ def summarize_similarity(
     sim = pairwise_similarity(e) if similarity is None else np.asarray(similarity, dtype=np.float64)
     if sim.shape != (k, k):
         raise ValueError(f"similarity must be {k} x {k}, got {sim.shape}")
+    if not ((sim >= 0.0) & (sim <= 1.0)).all():  # NaN fails too
+        raise ValueError("similarity must lie in [0, 1] (no NaN)")
     mu = e.mean(axis=1)
     s = upper_pairs(sim)
     b = upper_pairs(independent_similarity(mu))
@@ -216,11 +218,18 @@ def _check_cover_inputs(similarity: np.ndarray, error_rates: np.ndarray) -> tupl
         raise ValueError(f"similarity must be a square K x K matrix, got shape {sim.shape}")
     if err.shape != (sim.shape[0],):
         raise ValueError(f"error_rates must have shape ({sim.shape[0]},), got {err.shape}")
+    for name, arr in (("similarity", sim), ("error_rates", err)):
+        if arr.size == 0 or (arr.min() >= 0.0 and arr.max() <= 1.0):  # min/max are NaN if any NaN
+            continue
+        outside = np.argwhere(~((arr >= 0.0) & (arr <= 1.0)))  # NaN is outside too
+        if outside.size:
+            first = tuple(int(i) for i in outside[0])
+            raise ValueError(f"{name} must lie in [0, 1]: {len(outside)} value(s) do not, first {arr[first]} at {first}")
     return sim, err
 
 
 def _check_eta(eta: float) -> None:
-    if not 0.0 <= eta <= 1.0:
+    if not 0.0 <= eta <= 1.0:  # also true for NaN
         raise ValueError(f"eta must lie in [0, 1], got {eta}")
 
 
@@ -261,6 +270,11 @@ def greedy_similarity_cover(similarity: np.ndarray, error_rates: np.ndarray, eta
     """
     sim, err = _check_cover_inputs(similarity, error_rates)
     _check_eta(eta)
+    return _greedy_cover(sim, err, eta)
+
+
+def _greedy_cover(sim: np.ndarray, err: np.ndarray, eta: float) -> np.ndarray:
+    """:func:`greedy_similarity_cover` on checked inputs."""
     k = sim.shape[0]
     if k == 0:
         return np.zeros(0, dtype=np.int64)
@@ -303,7 +317,10 @@ def covering_numbers(similarity: np.ndarray, error_rates: np.ndarray, etas: Sequ
     Each is the size of :func:`greedy_similarity_cover`; 1 <= N_eta <= K.
     """
     sim, err = _check_cover_inputs(similarity, error_rates)
-    return np.array([greedy_similarity_cover(sim, err, float(eta)).size for eta in etas], dtype=np.int64)
+    etas = [float(eta) for eta in etas]
+    for eta in etas:
+        _check_eta(eta)
+    return np.array([_greedy_cover(sim, err, eta).size for eta in etas], dtype=np.int64)
 
 
 def min_similarity_cover_size(similarity: np.ndarray, error_rates: np.ndarray, eta: float, max_models: int = 16) -> int:
@@ -358,6 +375,14 @@ def difficulty_distribution(errors: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+def _whole(value: object, what: str) -> int:
+    """``value`` as an int when it is a whole number (2000 or 2000.0, not 2.5, NaN or True)."""
+    number = float("nan") if isinstance(value, (bool, np.bool_)) else float(value)  # type: ignore[arg-type]
+    if not number.is_integer():
+        raise ValueError(f"{what} must be a whole number, got {value!r}")
+    return int(number)
+
+
 def resolve_subset(model_names: Sequence[str], accuracies: np.ndarray, spec: dict) -> list[str]:
     """The model names chosen by a subset ``spec`` (one row of a Mania-Table-1-like table).
 
@@ -382,13 +407,13 @@ def resolve_subset(model_names: Sequence[str], accuracies: np.ndarray, spec: dic
             raise ValueError(f"subset {label!r}: unknown model names {unknown}; known: {names}")
         wanted = set(spec["models"])
     elif kind == "top":
-        count = int(spec["top"])
+        count = _whole(spec["top"], f"subset {label!r}: top")
         if not 1 <= count <= len(names):
             raise ValueError(f"subset {label!r}: top={count} outside [1, {len(names)}]")
         order = sorted(range(len(names)), key=lambda i: (-acc[i], names[i]))
         wanted = {names[i] for i in order[:count]}
     elif kind == "random":
-        count = int(spec["random"])
+        count = _whole(spec["random"], f"subset {label!r}: random")
         if not 1 <= count <= len(names):
             raise ValueError(f"subset {label!r}: random={count} outside [1, {len(names)}]")
         rng = np.random.default_rng(int(spec.get("seed", 0)))
@@ -412,9 +437,10 @@ def gains_in_testable_models(n: int, accuracy: float, similarity: float, eps: fl
     from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k
 
     error = 1.0 - float(accuracy)
-    k_ub = int(union_bound_k(int(n), error, float(eps), float(delta)))
-    k_sb = int(similarity_bound_k(int(n), error, float(similarity), float(eps), float(delta)))
-    k_nbb = int(naive_bayes_bound_k(int(n), error, float(similarity), float(eps), float(delta)))
+    n = _whole(n, "n (test-set size)")
+    k_ub = int(union_bound_k(n, error, float(eps), float(delta)))
+    k_sb = int(similarity_bound_k(n, error, float(similarity), float(eps), float(delta)))
+    k_nbb = int(naive_bayes_bound_k(n, error, float(similarity), float(eps), float(delta)))
     return {
         "k_union": k_ub,
         "k_similarity": k_sb,

@@ -1,0 +1,321 @@
+"""Start-up checks of the workflow's configuration that the JSON schema cannot express.
+
+``config/schema.yaml`` checks each key on its own (types, ranges, defaults). The checks here
+span several keys (a grid's start below its stop, a set name that must exist among the
+configured sets, a similarity that must be at least that of independent errors at the
+configured accuracy), or the files and folders the keys name (the mirror folder, the config
+files themselves, the output folders). :func:`check_startup` runs them all; the workflow
+calls it once, right after the schema validation (``workflow/rules/common.smk``).
+
+Every check raises :class:`ConfigError` with one line naming the key (or file) and the value.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = [
+    "OUTPUT_FOLDERS",
+    "ConfigError",
+    "builtin_prediction_sets",
+    "check_adversarial",
+    "check_bounds",
+    "check_config_files",
+    "check_data",
+    "check_similarity",
+    "check_startup",
+    "check_writable",
+    "known_prediction_sets",
+    "load_config_file",
+    "load_yaml_strict",
+]
+
+#: Warnings go to Snakemake's logger (shown with its other start-up messages).
+LOG = logging.getLogger("snakemake.holdout.config")
+
+#: Folders (relative to the working directory) the workflow writes into.
+OUTPUT_FOLDERS = ("results", "resources", "logs")
+
+Config = Mapping[str, Any]
+
+
+class ConfigError(ValueError):
+    """A configuration value (or a file or folder it names) is unusable; the message names it."""
+
+
+# ---------------------------------------------------------------------------
+# config files
+# ---------------------------------------------------------------------------
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last silently)."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+        if key in seen:
+            raise yaml.MarkedYAMLError(
+                problem=f"key {key!r} appears twice in one mapping (first on line {seen[key] + 1}); "
+                "the last one would silently win",
+                problem_mark=key_node.start_mark,
+            )
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_yaml_strict(text: str) -> Any:
+    """``yaml.safe_load`` that also refuses a key given twice in one mapping.
+
+    Raises :class:`yaml.MarkedYAMLError` (its message has the line and column) for both
+    syntax errors and duplicate keys.
+    """
+    return yaml.load(text, Loader=_StrictLoader)
+
+
+def load_config_file(path: str | Path) -> Any:
+    """Read a YAML (or JSON) config file strictly: a syntax error or a duplicate key raises
+    :class:`ConfigError` with the file, line and column."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config file ({exc})") from exc
+    try:
+        return load_yaml_strict(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        what = " ".join(str(x) for x in (exc.context, exc.problem) if x)
+        raise ConfigError(f"{path}{where}: {what}") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc})") from exc
+
+
+def check_config_files(paths: Iterable[str | Path]) -> None:
+    """Each config file loads strictly (see :func:`load_config_file`) to a mapping."""
+    for path in paths:
+        data = load_config_file(path)
+        if data is not None and not isinstance(data, dict):
+            raise ConfigError(f"{path}: a config file must be a mapping of keys, got {type(data).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# data
+# ---------------------------------------------------------------------------
+
+
+def builtin_prediction_sets(config: Config) -> list[str]:
+    """Names of the prediction sets the data stage builds from public data."""
+    return ["cifar10_1_v4", "cifar10_1_v6", "cifar10_original", *config["data"].get("imagenet_datasets", {})]
+
+
+def known_prediction_sets(config: Config) -> list[str]:
+    """Every prediction set name the config defines: the built-in ones and ``user_<name>``."""
+    users = [f"user_{u['name']}" for u in config["data"].get("user_predictions", [])]
+    return builtin_prediction_sets(config) + users
+
+
+def check_data(config: Config, workdir: str | Path = ".") -> None:
+    """``data.mirror`` is an existing folder; ``data.user_predictions`` names are unique."""
+    data = config["data"]
+    mirror = data.get("mirror")
+    if mirror:
+        folder = Path(workdir, Path(mirror).expanduser()).resolve()
+        if not folder.is_dir():
+            raise ConfigError(f"data.mirror: folder {folder} does not exist")
+    names = [u["name"] for u in data.get("user_predictions", [])]
+    dups = sorted({n for n in names if names.count(n) > 1})
+    if dups:
+        raise ConfigError(f"data.user_predictions: name {', '.join(map(repr, dups))} given more than once")
+
+
+# ---------------------------------------------------------------------------
+# similarity
+# ---------------------------------------------------------------------------
+
+
+def _check_names(key: str, names: Sequence[str], allowed: Sequence[str], what: str) -> None:
+    unknown = [n for n in names if n not in allowed]
+    if unknown:
+        raise ConfigError(f"{key}: {', '.join(map(repr, unknown))} not among {what} ({', '.join(allowed)})")
+
+
+def check_similarity(config: Config) -> None:
+    """Set names exist (a warning for ``table1.sets`` outside ``sets``); ``eta.min <= eta.max``."""
+    sim = config["similarity"]
+    known = known_prediction_sets(config)
+    _check_names("similarity.sets", sim["sets"], known, "the configured prediction sets")
+    _check_names("similarity.table1.sets", sim["table1"]["sets"], known, "the configured prediction sets")
+    _check_names("similarity.setting_set", [sim["setting_set"]], known, "the configured prediction sets")
+    skipped = [s for s in sim["table1"]["sets"] if s not in sim["sets"]]
+    if skipped and sim.get("enabled", True):
+        LOG.warning(f"similarity.table1.sets: {', '.join(skipped)} not in similarity.sets: no Table-1 rows for them")
+    dups = sorted({s for s in sim["sets"] if sim["sets"].count(s) > 1})
+    if dups:
+        raise ConfigError(f"similarity.sets: {', '.join(map(repr, dups))} listed more than once")
+    eta = sim["eta"]
+    if eta["min"] > eta["max"]:
+        raise ConfigError(f"similarity.eta: min = {eta['min']} is above max = {eta['max']}")
+    names = [s["name"] for s in sim["table1"]["subsets"]]
+    dups = sorted({n for n in names if names.count(n) > 1})
+    if dups:
+        raise ConfigError(f"similarity.table1.subsets: name {', '.join(map(repr, dups))} given more than once")
+
+
+# ---------------------------------------------------------------------------
+# bounds
+# ---------------------------------------------------------------------------
+
+
+def _independent_similarity(accuracy: float) -> float:
+    """mu^2 + (1 - mu)^2 for error mu = 1 - accuracy (Mania et al. Sec. 5.1)."""
+    mu = 1.0 - float(accuracy)
+    return mu * mu + (1.0 - mu) * (1.0 - mu)
+
+
+def _check_above_independent(key: str, similarity: float, accuracy: float, accuracy_key: str) -> None:
+    floor = _independent_similarity(accuracy)
+    if float(similarity) < floor - 1e-12:
+        raise ConfigError(
+            f"{key} = {similarity} is below the independent-errors similarity {floor:.6g} at "
+            f"{accuracy_key} = {accuracy} (the bounds need a similarity at least that large)"
+        )
+
+
+def check_bounds(config: Config) -> None:
+    """Fig. 2 grids run upwards; similarities are at least the independent-errors similarity.
+
+    The similarity and naive-Bayes bounds of Mania et al. need the coupling of Appendix B,
+    which exists only for a similarity >= mu^2 + (1 - mu)^2. With ``bounds.setting_from:
+    config`` the accuracy is known here; with ``measured`` the bounds stage checks the grid
+    against the measured accuracy (:func:`holdout.bounds.study.gain_grid`).
+    """
+    b = config["bounds"]
+    for panel in ("similarity", "eps"):
+        grid = b["figure2"][panel]
+        if grid["start"] >= grid["stop"]:
+            raise ConfigError(
+                f"bounds.figure2.{panel}: start = {grid['start']} must be below stop = {grid['stop']}"
+            )
+    if b["setting_from"] == "config":
+        acc = b["setting"]["mean_accuracy"]
+        _check_above_independent("bounds.setting.similarity", b["setting"]["similarity"], acc,
+                                 "bounds.setting.mean_accuracy")
+        _check_above_independent("bounds.figure2.similarity.start", b["figure2"]["similarity"]["start"], acc,
+                                 "bounds.setting.mean_accuracy")
+    for i, row in enumerate(b["table1"]["rows"]):
+        _check_above_independent(f"bounds.table1.rows[{i}].mean_similarity", row["mean_similarity"],
+                                 row["mean_accuracy"], f"bounds.table1.rows[{i}].mean_accuracy")
+
+
+# ---------------------------------------------------------------------------
+# adversarial
+# ---------------------------------------------------------------------------
+
+
+def check_adversarial(config: Config) -> None:
+    """Synthetic study: ``eps_grid.min <= max``; ``batch_size`` divides each case's training set."""
+    syn = config["adversarial"]["synthetic"]
+    if syn["eps_grid"]["min"] > syn["eps_grid"]["max"]:
+        raise ConfigError(
+            f"adversarial.synthetic.eps_grid: min = {syn['eps_grid']['min']} is above max = {syn['eps_grid']['max']}"
+        )
+    shared = round(syn["dependent_train_fraction"] * syn["n_test_dependent"])
+    sizes = {
+        "independent": syn["n_train"],
+        "dependent": shared + (syn["n_train"] if syn["dependent_mode"] == "join" else 0),
+    }
+    for case, size in sizes.items():
+        if size % syn["batch_size"]:
+            raise ConfigError(
+                f"adversarial.synthetic.batch_size = {syn['batch_size']} does not divide the {case} "
+                f"training set of {size} points (n_train, n_test_dependent, dependent_train_fraction, "
+                "dependent_mode)"
+            )
+
+
+# ---------------------------------------------------------------------------
+# output folders
+# ---------------------------------------------------------------------------
+
+
+def check_writable(folders: Iterable[str | Path]) -> None:
+    """Every existing folder at or below ``folders`` accepts a new file.
+
+    Tries to create (and removes) a temporary file in each, which also catches read-only
+    mounts and access lists that :func:`os.access` misses. Folders that do not exist are
+    skipped (the workflow creates them).
+    """
+    for top in folders:
+        top = Path(top)
+        if not top.is_dir():
+            continue
+        for dirpath, _, _ in os.walk(top):
+            try:
+                fd, probe = tempfile.mkstemp(prefix=".holdout-write-check-", dir=dirpath)
+            except OSError as exc:
+                raise ConfigError(
+                    f"{Path(dirpath).resolve()}: folder is not writable ({exc.strerror}); the workflow "
+                    "writes its outputs there: make it writable (chmod u+w) or run in another directory"
+                ) from exc
+            os.close(fd)
+            os.unlink(probe)
+
+
+# ---------------------------------------------------------------------------
+# all at once
+# ---------------------------------------------------------------------------
+
+
+def check_startup(
+    config: Config,
+    configfiles: Iterable[str | Path] = (),
+    workdir: str | Path = ".",
+) -> None:
+    """Every check of this module, in order: config files, data, similarity, bounds,
+    adversarial, then the writability of the output folders under ``workdir``."""
+    check_config_files(configfiles)
+    check_data(config, workdir)
+    check_similarity(config)
+    check_bounds(config)
+    check_adversarial(config)
+    check_writable(Path(workdir, name) for name in OUTPUT_FOLDERS)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m holdout.config FILE...``: check config files' YAML, printing file and line.
+
+    Snakemake 9 loads ``--configfile`` files before any workflow code runs and reports a YAML
+    syntax error there without the file or line ("Config file is not valid JSON or YAML");
+    this command (or ``snakemake --verbose``) names them.
+    """
+    import sys
+
+    paths = list(sys.argv[1:] if argv is None else argv)
+    if not paths:
+        print("usage: python -m holdout.config CONFIG.yaml [...]", file=sys.stderr)
+        return 2
+    try:
+        check_config_files(paths)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"ok: {len(paths)} config file(s) are valid YAML without duplicate keys")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
