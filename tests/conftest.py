@@ -45,10 +45,12 @@ def run_workflow(
     for nested values, e.g. ``{"bounds": "{enabled: true}"}``).
     """
     cmd = [sys.executable, "-m", "snakemake"]
-    # --configfile and --config take several values: each is followed by an
-    # option, so that the targets at the end are never read as their values.
-    for cf in configfiles or []:
-        cmd += ["--configfile", str(cf)]
+    # One --configfile flag with every file: Snakemake's argparse keeps only the LAST of
+    # repeated --configfile flags (``--configfile a --configfile b`` silently drops a).
+    # --configfile and --config take several values: each is followed by an option
+    # (-s below), so that the targets at the end are never read as their values.
+    if configfiles:
+        cmd += ["--configfile", *(str(cf) for cf in configfiles)]
     if config:
         cmd += ["--config"] + [f"{k}={v}" for k, v in config.items()]
     cmd += [
