@@ -29,7 +29,7 @@ def test_search_analysis_rules(tmp_path, workflow_runner, search_predictions):
     cfg.write_text(yaml.safe_dump({"search_analysis": {
         "eta": {"min": 0.5, "max": 1.0, "num": 26},
         "table1": {"n_random": 5, "n_top": 5, "eps": 0.02, "n": 10000},
-        "recht": {"checkpoints": "all"},
+        "recht": {"checkpoints": "all", "min_accuracy": 0.5},
     }}))
     out = "results/search/analysis"
     targets = [f"{out}/{f}" for f in FIG3 + ["table1.csv", "table1.md"]]
