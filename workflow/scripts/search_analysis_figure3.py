@@ -33,7 +33,7 @@ k = int(s["num_kept"])
 with timed(log, "figures"):
     save_figure(plot_pair_similarities(f3.pairs["similarity"], f3.pairs["independent_similarity"],
                                        f"{label}: checkpoints with accuracy >= {params.min_accuracy:g}", k),
-                out.pairs_png, out.pairs_pdf, data=f3.pairs, csv=out.pairs_csv)
+                out.pairs_png, out.pairs_pdf, data=f3.pairs.round(6), csv=out.pairs_csv)  # K(K-1)/2 rows
     save_figure(plot_covering_numbers(f3.covering["eta"].to_numpy(),
                                       f3.covering["covering_number_upper_bound"].to_numpy(), k,
                                       f"{label}: similarity covering numbers"),
