@@ -19,6 +19,7 @@ from holdout.similarity.own_models import (
     final_checkpoints,
     recht_comparison,
     split_checkpoint_name,
+    table1_gains,
     table1_rows,
     table1_subsets,
 )
@@ -159,3 +160,28 @@ def test_recht_comparison(search_predictions):
         recht_comparison(orig, new.subset(list(new.model_names[:2])), checkpoints="all")
     with pytest.raises(ValueError, match="'final' or 'all'"):
         recht_comparison(orig, new, checkpoints="best")
+
+
+def test_table1_gains_rows_below_independent_errors():
+    """Mania et al. App. B: the similarity bounds need similarity >= mu^2 + (1 - mu)^2 at the mean error.
+    A row below it gets k by the union bound only (NaN gains, bounds_apply False); the others are exactly
+    holdout.bounds.study.table1's rows (order kept)."""
+    from holdout.bounds.core import union_bound_k
+
+    rows = [
+        {"name": "similar", "n": 10000, "mean_accuracy": 0.968, "mean_similarity": 0.975, "num_models": 20},
+        # mu = 0.1: independent errors give 0.82; 0.80 means negatively correlated mistakes
+        {"name": "anti", "n": 10000, "mean_accuracy": 0.9, "mean_similarity": 0.80, "num_models": 5},
+    ]
+    t = table1_gains(rows, eps=0.01, delta=0.05)
+    assert t["name"].tolist() == ["similar", "anti"] and t["num_models"].tolist() == [20, 5]
+    assert t["bounds_apply"].tolist() == [True, False]
+    np.testing.assert_allclose(t["independent_similarity"], [0.032**2 + 0.968**2, 0.82])
+    ref = bounds_table1(rows[:1], eps=0.01, delta=0.05).iloc[0]
+    for col in ("union_k", "similarity_k", "naive_bayes_k", "sb_gain", "nbb_gain"):
+        assert t.loc[0, col] == ref[col], col
+    assert t.loc[1, "union_k"] == union_bound_k(10000, 0.1, 0.01, 0.05) > 0
+    assert t.loc[1, ["similarity_k", "naive_bayes_k", "sb_gain", "nbb_gain"]].isna().all()
+    assert "paper_sb_gain" not in t.columns
+    with pytest.raises(ValueError, match="similarity >="):  # what the guard avoids
+        bounds_table1(rows[1:], eps=0.01, delta=0.05)

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from holdout.bounds.core import union_bound_k
+from holdout.bounds.study import table1 as bounds_table1
 from holdout.cifar10_1.recht import LinearFit, accuracy_table, linear_fit, table1
 from holdout.predictions import Predictions
 from holdout.similarity.core import (
@@ -43,6 +45,7 @@ __all__ = [
     "final_checkpoints",
     "recht_comparison",
     "split_checkpoint_name",
+    "table1_gains",
     "table1_rows",
     "table1_subsets",
 ]
@@ -179,6 +182,37 @@ def table1_rows(preds: Predictions, specs: Sequence[dict], n: int | None = None)
             "num_models": len(names), "models": " ".join(names),
         })
     return rows
+
+
+def table1_gains(rows: Sequence[dict], eps: float, delta: float, form: str = "literal",
+                 threads: int = 1) -> pd.DataFrame:
+    """:func:`holdout.bounds.study.table1` of the rows, with rows the similarity bounds do not cover.
+
+    The similarity and naive Bayes bounds (Mania et al. Sec. 4, App. B) need the mean similarity
+    to be at least that of independent errors at the mean error mu, mu^2 + (1 - mu)^2 (the
+    coupling needs p11 >= p1 p2). A row below it (its checkpoints' mistakes are negatively
+    correlated on average) gets k by the union bound only, NaN for the others, and
+    ``bounds_apply`` False. Extra keys of the rows (``num_models``, ``models``) are kept.
+    """
+    rows = list(rows)
+    mu = np.array([1.0 - float(r["mean_accuracy"]) for r in rows])
+    ok = np.array([float(r["mean_similarity"]) for r in rows]) >= mu**2 + (1 - mu) ** 2
+    covered = bounds_table1([r for r, o in zip(rows, ok) if o], eps, delta, form, threads) if ok.any() else None
+    out, j = [], 0
+    for r, o, m in zip(rows, ok, mu):
+        if o:
+            row = covered.iloc[j].to_dict()  # type: ignore[union-attr]
+            j += 1
+        else:
+            nan = float("nan")
+            row = {"name": r["name"], "n": int(r["n"]), "mean_accuracy": r["mean_accuracy"],
+                   "mean_similarity": r["mean_similarity"], "eps": eps, "delta": delta,
+                   "union_k": union_bound_k(int(r["n"]), float(m), eps, delta), "similarity_k": nan,
+                   "naive_bayes_k": nan, "sb_gain": nan, "nbb_gain": nan}
+        extra = {k: v for k, v in r.items() if k not in row and not k.startswith("paper_")}
+        out.append({**row, "independent_similarity": float(m**2 + (1 - m) ** 2), "bounds_apply": bool(o), **extra})
+    df = pd.DataFrame(out)
+    return df.drop(columns=[c for c in ("paper_sb_gain", "paper_nbb_gain") if c in df.columns])
 
 
 def recht_comparison(
