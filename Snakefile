@@ -23,6 +23,7 @@ include: "workflow/rules/adversarial.smk"
 include: "workflow/rules/adversarial_imagenet.smk"
 include: "workflow/rules/imagenetv2.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/search_analysis.smk"
 
 
 rule all:
@@ -37,3 +38,4 @@ rule all:
         adversarial_imagenet_targets(),
         imagenetv2_targets(),
         audit_targets(),
+        search_analysis_targets(),

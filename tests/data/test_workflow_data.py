@@ -81,3 +81,17 @@ def test_corrupt_mirror_stops_the_workflow(tmp_path, repo, shared_data, workflow
     assert "checksum mismatch for cifar10.1_v6_labels.npy" in log
     assert "sha256:ae40beda001693674edc94d925ee8268cfe68905f8f9aff800c8dcdfcd6c9448" in log
     assert [p for p in (work / "resources").rglob("*") if p.is_file()] == []
+
+
+def test_repeated_configfile_flag_stops_the_workflow(tmp_path, repo, workflow_runner):
+    """Snakemake keeps only the last of repeated --configfile flags (that dropped offline.yaml's
+    archive checksum here once): the workflow refuses them, naming the fix."""
+    extra = tmp_path / "test.yaml"
+    extra.write_text(yaml.safe_dump({"data": {"mirror": str(tmp_path)}}))
+    proc = workflow_runner(tmp_path, configfiles=[repo / "config" / "offline.yaml"],
+                           extra=["--configfile", str(extra), "-n"], check=False)
+    assert proc.returncode != 0
+    assert "--configfile is given 2 times" in proc.stderr + proc.stdout
+    ok = workflow_runner(tmp_path, "resources/raw/cifar-10/cifar-10-python.tar.gz",
+                         configfiles=[repo / "config" / "offline.yaml", extra], extra=["-n"])
+    assert "data_fetch_file" in ok.stdout

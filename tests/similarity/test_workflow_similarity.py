@@ -67,9 +67,12 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
 
     # CIFAR-10.1: the Table-1-like rows equal direct calls of holdout.bounds
     table = pd.read_csv(res / "table1.csv")
-    # cifar10_original needs the CIFAR-10 archive, which the mirror may lack
-    expected_sets = {"cifar10_1_v4", "cifar10_1_v6"} | ({"cifar10_original"} if (shared_data / ARCHIVE).is_file() else set())
-    assert set(table["test_set"]) == expected_sets
+    # the original test set too: the mirror has the CIFAR-10 archive (offline.yaml names its md5)
+    assert set(table["test_set"]) == {"cifar10_1_v4", "cifar10_1_v6", "cifar10_original"}
+    orig = table[(table["test_set"] == "cifar10_original") & (table["models"] == "all 30 models")]
+    assert len(orig) == 2 and (orig["n"] == 10_000).all() and (orig["num_models"] == 30).all()
+    preds_orig = load_predictions(tmp_path / "resources" / "predictions" / "cifar10_original.npz")
+    assert orig["mean_accuracy"].iloc[0] == pytest.approx(float(preds_orig.accuracies().mean()))
     row = table[(table["test_set"] == "cifar10_1_v4") & (table["models"] == "all 30 models")
                 & (table["eps"] == 0.02)].iloc[0]
     preds = load_predictions(tmp_path / "resources" / "predictions" / "cifar10_1_v4.npz")
@@ -92,10 +95,9 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     md = (res / "table1.md").read_text()
     assert "| cifar10_1_v4 | all 30 models |" in md and "n/a (k_UB = 0)" in md
 
-    # the default target plans every available set, and skips cifar10_original cleanly offline
+    # the default target plans every available set, cifar10_original included (archive in the mirror)
     dry = workflow_runner(tmp_path, configfiles=[repo / "config" / "offline.yaml", cfg], extra=["-n", "--forceall", "--"])
     planned = dry.stdout + dry.stderr
-    for s in ["imagenet_val", "imagenetv2_b33", "cifar10_1_v4", "cifar10_1_v6"]:
+    assert (shared_data / ARCHIVE).is_file()
+    for s in ["imagenet_val", "imagenetv2_b33", "cifar10_1_v4", "cifar10_1_v6", "cifar10_original"]:
         assert f"results/similarity/{s}/summary.json" in planned
-    if not (shared_data / ARCHIVE).is_file():
-        assert "results/similarity/cifar10_original" not in planned

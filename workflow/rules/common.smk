@@ -1,12 +1,27 @@
 # Helpers shared by every stage. Config is validated once, here, against
 # config/schema.yaml (which also fills in defaults).
+import sys
 from pathlib import Path
 
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 import holdout.config as holdout_config
 
 
+def _check_single_configfile_flag(argv):
+    """Stop when --configfile is given more than once: Snakemake's argparse keeps only the
+    last flag's files, so `--configfile config/offline.yaml --configfile mine.yaml` would
+    silently drop offline.yaml (its mirror checksums included). One flag takes several files."""
+    flags = [a for a in argv if a.split("=", 1)[0] in ("--configfile", "--configfiles")]
+    if len(flags) > 1:
+        raise WorkflowError(
+            f"--configfile is given {len(flags)} times; Snakemake would use only the last one's "
+            "files. Give every file after one flag: --configfile config/offline.yaml mine.yaml"
+        )
+
+
+_check_single_configfile_flag(sys.argv)
 validate(config, "../../config/schema.yaml")
 # Checks spanning several keys, the config files' YAML, data.mirror and the output folders.
 holdout_config.check_startup(config, configfiles=workflow.configfiles, workdir=Path.cwd())

@@ -7,20 +7,33 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
 
-__all__ = ["plot_figure2"]
+__all__ = ["figure2", "plot_figure2"]
+
+FIGURE2_TITLE = "CIFAR-10: new test set (v4) vs original test set"
 
 
 def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, outputs: list[str | Path],
                  *, band_level: float = 0.95) -> None:
-    """Recht et al. Figure 2: new vs original test accuracy of the 30 models.
+    """Recht et al. Figure 2 (:func:`figure2`) of the 30 models, written to every path in ``outputs``
+    (the format follows the suffix: .png, .pdf)."""
+    fig = figure2(points, line, band_level=band_level)
+    for out in outputs:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, dpi=150)
+    plt.close(fig)
+
+
+def figure2(points: pd.DataFrame, line: pd.DataFrame, *, band_level: float = 0.95,
+            title: str = FIGURE2_TITLE, new_label: str = "New test accuracy (%)") -> Figure:
+    """Recht et al. Figure 2: new vs original test accuracy of a set of models.
 
     ``points``: columns ``orig_accuracy, orig_ci_low, orig_ci_high, new_accuracy,
     new_ci_low, new_ci_high`` (percent). ``line``: columns ``x, fit, band_low, band_high``
-    (the least-squares line and its confidence band). Writes every path in ``outputs``
-    (the format follows the suffix: .png, .pdf).
+    (the least-squares line and its confidence band).
     """
     fig, ax = plt.subplots(figsize=(5.2, 4.6))
     lo = min(points["orig_ci_low"].min(), points["new_ci_low"].min()) - 1
@@ -39,12 +52,9 @@ def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, outputs: list[str | P
     ax.set_xlim(points["orig_ci_low"].min() - 1, 100)
     ax.set_ylim(points["new_ci_low"].min() - 2, min(hi, 100))
     ax.set_xlabel("Original test accuracy (%)")
-    ax.set_ylabel("New test accuracy (%)")
-    ax.set_title("CIFAR-10: new test set (v4) vs original test set")
+    ax.set_ylabel(new_label)
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
     fig.tight_layout()
-    for out in outputs:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, dpi=150)
-    plt.close(fig)
+    return fig
