@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.adversarial.imagenet import attack_range, figure5_table, result_frame
+from holdout.adversarial.imagenet import sample_indices as _sample_indices
 from holdout.adversarial.stats import n_model_test
 from holdout.adversarial.translation import (
     ATTACKS,
@@ -45,6 +46,7 @@ from holdout.adversarial.translation import (
     centre_origin,
     check_canvas,
     concatenate_results,
+    largest_eps,
     translation_attacks,
 )
 
@@ -60,8 +62,12 @@ __all__ = [
     "model_name",
     "n_model_table",
     "per_image_frame",
+    "pvalue_markdown",
     "pvalue_table",
     "read_recipe",
+    "rejection_summary",
+    "resolve_window_eps",
+    "sample_indices",
     "windowed_classifier",
 ]
 
@@ -91,6 +97,30 @@ def check_window(window: int, eps: float, canvas: int = CANVAS, *, key: str = _K
     origin = centre_origin((canvas, canvas), (window, window))
     check_canvas((canvas, canvas), (window, window), origin, eps, name=f"{key}: window {window}")
     return origin
+
+
+def resolve_window_eps(window: int | None, eps: int | None, seeds_window: int | None = None) -> tuple[int, int]:
+    """The window W and eps of the study: ``window`` None takes the seeds study's window,
+    ``eps`` None the largest eps that W allows (floor((32 - W) / 2) // 3); both checked by
+    :func:`check_window`."""
+    if window is None:
+        if seeds_window is None:
+            raise ValueError(f"{_KEY}.window is null and the seeds study names no window: set {_KEY}.window")
+        window = seeds_window
+    window = int(window)
+    if eps is None:
+        origin = check_window(window, 0, key=_KEY)  # margin only; eps 0 needs none
+        eps = largest_eps(min(origin[0], CANVAS - window - origin[0]))
+        if eps < 1:
+            check_window(window, 1)  # raises, naming the problem
+    check_window(window, eps)
+    return window, int(eps)
+
+
+def sample_indices(n: int, size: int | None, seed: int) -> np.ndarray:
+    """A uniform sample without replacement of ``size`` of ``range(n)`` (sorted), the same
+    for every model; everything when ``size`` is None or >= n."""
+    return _sample_indices(n, size, seed)
 
 
 def read_recipe(path: str | Path) -> dict:
@@ -311,3 +341,58 @@ def _common_columns(models: Sequence[tuple[str, pd.DataFrame]]) -> set[str]:
     for _, f in models[1:]:
         cols &= set(f.columns)
     return cols
+
+
+def rejection_summary(pvalues: pd.DataFrame, n_model: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Per set and AEG on the whole sample: how many models the pairwise test rejects at
+    ``alpha`` (independence of model and set, Sec. 3.3 (i)), the median and largest
+    p-value, the mean error R_S and risk R_g, and the N-model test's p-value (Sec. 3.3 (ii))."""
+    full = pvalues[pvalues["sample_size"] == pvalues.groupby(["model", "set"])["sample_size"].transform("max")]
+    rows = []
+    for (split, aeg), g in full.groupby(["set", "aeg"], sort=False):
+        nm = n_model[(n_model["set"] == split) & (n_model["aeg"] == aeg)] if len(n_model) else n_model
+        nm = nm[nm["sample_size"] == nm["sample_size"].max()] if len(nm) else nm
+        rows.append({
+            "set": split, "aeg": aeg, "sample_size": int(g["sample_size"].max()), "n_models": len(g),
+            "rejected": int((g["p_value"] <= alpha).sum()), "alpha": alpha,
+            "median_p_value": float(g["p_value"].median()), "max_p_value": float(g["p_value"].max()),
+            "mean_R_S": float(g["R_S"].mean()), "mean_R_g": float(g["R_g"].mean()),
+            "n_model_p_value": float(nm["p_value"].iloc[0]) if len(nm) else float("nan"),
+            "n_model_log_p_value": float(nm["log_p_value"].iloc[0]) if len(nm) else float("nan"),
+        })
+    return pd.DataFrame(rows)
+
+
+def pvalue_markdown(pvalues: pd.DataFrame, summary: pd.DataFrame) -> str:
+    """The p-values on the whole samples as Markdown: one row per model and set, one column
+    per AEG (the CSV has every sample size), then the summary with the N-model test."""
+    from holdout.tables import markdown_table
+
+    full = pvalues[pvalues["sample_size"] == pvalues.groupby(["model", "set"])["sample_size"].transform("max")]
+    wide = full.pivot_table(index=["model", "set", "sample_size"], columns="aeg", values="p_value", sort=False)
+    wide = wide.reset_index()
+    aegs = [a for a in ATTACKS if a in wide.columns]
+    for a in aegs:
+        wide[a] = wide[a].map(lambda p: f"{p:.3g}")
+    err = full.drop_duplicates(["model", "set"]).set_index(["model", "set"])["R_S"]
+    wide["error"] = [f"{err[(m, s)]:.4f}" for m, s in zip(wide["model"], wide["set"])]
+    cols = {"model": "model", "set": "set", "sample_size": "m", "error": "error R_S",
+            **{a: f"p ({a})" for a in aegs}}
+    s = summary.copy()
+    for c in ("median_p_value", "max_p_value", "n_model_p_value"):
+        s[c] = s[c].map(lambda p: f"{p:.3g}")
+    for c in ("mean_R_S", "mean_R_g"):
+        s[c] = s[c].map(lambda v: f"{v:.4f}")
+    s["rejected"] = [f"{r}/{n}" for r, n in zip(s["rejected"], s["n_models"])]
+    alpha = float(summary["alpha"].iloc[0]) if len(summary) else 0.05
+    text = markdown_table(
+        wide, cols, title="Pairwise test (6)-(7) on the whole samples (Werpachowski et al. 2019, Sec. 3.3 (i))",
+        notes=["p-values at every sample size: pvalues.csv; U = 3/2 for strongest/nearest, 2 for random/random2"],
+    )
+    text += "\n" + markdown_table(
+        s, {"set": "set", "aeg": "AEG", "sample_size": "m", "rejected": f"rejected at {alpha:g}",
+            "median_p_value": "median p", "max_p_value": "max p", "mean_R_S": "mean R_S", "mean_R_g": "mean R_g",
+            "n_model_p_value": "N-model p"},
+        title="Summary and the N-model test over all models (Sec. 3.3 (ii))",
+    )
+    return text
