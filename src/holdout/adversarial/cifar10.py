@@ -65,6 +65,7 @@ __all__ = [
     "pvalue_markdown",
     "pvalue_table",
     "read_recipe",
+    "read_train_subset",
     "rejection_summary",
     "resolve_window_eps",
     "sample_indices",
@@ -134,6 +135,20 @@ def read_recipe(path: str | Path) -> dict:
     if not isinstance(recipe, dict) or missing:
         raise ValueError(f"{path}: recipe lacks {missing or 'a JSON object'}")
     return recipe
+
+
+def read_train_subset(path: str | Path, n_train: int) -> np.ndarray:
+    """The seeds study's ``train_subset.npy``: distinct int64 indices into the ``n_train``
+    CIFAR-10 training images."""
+    try:
+        subset = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable .npy file ({exc})") from exc
+    if subset.ndim != 1 or subset.size == 0 or not np.issubdtype(subset.dtype, np.integer):
+        raise ValueError(f"{path}: expected a non-empty 1-D integer array, got {subset.dtype} {subset.shape}")
+    if subset.min() < 0 or subset.max() >= n_train or np.unique(subset).size != subset.size:
+        raise ValueError(f"{path}: indices must be distinct and in [0, {n_train})")
+    return subset.astype(np.int64)
 
 
 def check_recipe(recipe: Mapping, window: int, seeds: Sequence[int], *, path: str = "recipe.json") -> None:
