@@ -14,10 +14,13 @@ def adversarial_cifar10_cfg():
 
 
 def adversarial_cifar10_active():
-    """True when the study runs: enabled and the workflow has the seeds study (its `seeds`
-    config section); an error when it is enabled but the seeds study is switched off."""
-    if not study_enabled("adversarial_cifar10") or "seeds" not in config:
+    """True when the study runs: enabled, and the workflow has the seeds study (its `seeds`
+    config section) or adversarial_cifar10.seeds names the models; an error when it is
+    enabled but the seeds study is switched off."""
+    if not study_enabled("adversarial_cifar10"):
         return False
+    if "seeds" not in config:
+        return adversarial_cifar10_cfg()["seeds"] is not None
     if not config["seeds"].get("enabled", True):
         raise WorkflowError(
             "adversarial_cifar10.enabled is true but seeds.enabled is false: the test needs the "
@@ -36,16 +39,20 @@ def adversarial_cifar10_window_eps():
 
 
 def adversarial_cifar10_seeds():
-    """The seeds tested: the seeds study's (seeds.seeds, else 0 .. seeds.n_models - 1), the
-    first adversarial_cifar10.n_models of them when that is set."""
-    s = config["seeds"]
-    seeds = [int(v) for v in s["seeds"]] if s.get("seeds") is not None else list(range(int(s["n_models"])))
-    n = adversarial_cifar10_cfg()["n_models"]
+    """The seeds tested: adversarial_cifar10.seeds, else the seeds study's (seeds.seeds, else
+    0 .. seeds.n_models - 1); the first adversarial_cifar10.n_models of them when that is set."""
+    cfg = adversarial_cifar10_cfg()
+    s = config.get("seeds", {})
+    if cfg["seeds"] is not None:
+        seeds = [int(v) for v in cfg["seeds"]]
+    elif s.get("seeds") is not None:
+        seeds = [int(v) for v in s["seeds"]]
+    else:
+        seeds = list(range(int(s["n_models"])))
+    n = cfg["n_models"]
     if n is not None:
         if n > len(seeds):
-            raise WorkflowError(
-                f"adversarial_cifar10.n_models = {n} but the seeds study trains {len(seeds)} models"
-            )
+            raise WorkflowError(f"adversarial_cifar10.n_models = {n} but only {len(seeds)} seeds models exist")
         seeds = seeds[:n]
     if not seeds:
         raise WorkflowError("adversarial_cifar10: the seeds study has no models")
@@ -59,7 +66,7 @@ def adversarial_cifar10_models():
 def adversarial_cifar10_checkpoint(model):
     """The final checkpoint of a seeds model: the last of holdout.training.checkpoint_paths
     (checkpoint_<K>.pt, K = seeds.num_checkpoints, at least two digits)."""
-    k = int(config["seeds"].get("num_checkpoints", 1))
+    k = int(config.get("seeds", {}).get("num_checkpoints", 1))
     width = max(2, len(str(k)))
     return f"{adversarial_cifar10_cfg()['seeds_dir']}/models/{model}/checkpoint_{k:0{width}d}.pt"
 
