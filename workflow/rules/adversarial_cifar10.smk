@@ -22,7 +22,7 @@ rule adversarial_cifar10_attacks:
         train=f"{ADV_C10_DIR}/per_image/{{model}}_train.csv",
         test=f"{ADV_C10_DIR}/per_image/{{model}}_test.csv",
     wildcard_constraints:
-        model=r"seed\d{3,}",
+        model="seed[0-9]+",
     params:
         cfg=lambda wildcards: adversarial_cifar10_cfg(),
         window_eps=lambda wildcards: adversarial_cifar10_window_eps(),
