@@ -185,13 +185,13 @@ def windowed_classifier(
             self.model = model
             self.register_buffer("mean", torch.tensor(mean, dtype=torch.float32).view(1, -1, 1, 1))
             self.register_buffer("std", torch.tensor(std, dtype=torch.float32).view(1, -1, 1, 1))
-            self.cuda = device.type == "cuda"
+            self.on_cuda = device.type == "cuda"
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             x = (x.float().div_(255.0) - self.mean) / self.std
-            if self.cuda:
+            if self.on_cuda:
                 x = x.contiguous(memory_format=torch.channels_last)
-            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.cuda):
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.on_cuda):
                 return self.model(x).float()
 
     out = _Windowed().to(device)
