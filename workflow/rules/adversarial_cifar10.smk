@@ -21,21 +21,23 @@ rule adversarial_cifar10_attacks:
     output:
         train=f"{ADV_C10_DIR}/per_image/{{model}}_train.csv",
         test=f"{ADV_C10_DIR}/per_image/{{model}}_test.csv",
-    wildcard_constraints:
-        model="seed[0-9]+",
-    params:
-        cfg=lambda wildcards: adversarial_cifar10_cfg(),
-        window_eps=lambda wildcards: adversarial_cifar10_window_eps(),
     log:
         log_path("adversarial_cifar10", "attacks_{model}"),
     benchmark:
         bench_path("adversarial_cifar10", "attacks_{model}")
-    threads: lambda wildcards: int(adversarial_cifar10_cfg()["threads"])
-    resources:
-        mem_mb=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["mem_mb"]) * attempt,
-        runtime=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["runtime"]) * attempt,
+    wildcard_constraints:
+        model="seed[0-9]+",
     conda:
         "../../envs/torch.yaml"
+    threads: lambda wildcards: int(adversarial_cifar10_cfg()["threads"])
+    resources:
+        mem_mb=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["mem_mb"])
+        * attempt,
+        runtime=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["runtime"])
+        * attempt,
+    params:
+        cfg=lambda wildcards: adversarial_cifar10_cfg(),
+        window_eps=lambda wildcards: adversarial_cifar10_window_eps(),
     script:
         "../scripts/adversarial_cifar10_attacks.py"
 
@@ -73,18 +75,18 @@ rule adversarial_cifar10_summary:
         ),
         error_pdf=f"{ADV_C10_DIR}/pvalue_vs_error.pdf",
         error_csv=f"{ADV_C10_DIR}/pvalue_vs_error.csv",
-    params:
-        cfg=lambda wildcards: adversarial_cifar10_cfg(),
-        models=lambda wildcards: adversarial_cifar10_models(),
     log:
         log_path("adversarial_cifar10", "summary"),
     benchmark:
         bench_path("adversarial_cifar10", "summary")
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(10),
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        cfg=lambda wildcards: adversarial_cifar10_cfg(),
+        models=lambda wildcards: adversarial_cifar10_models(),
     script:
         "../scripts/adversarial_cifar10_summary.py"

@@ -33,14 +33,17 @@ def adversarial_cifar10_window_eps():
     """(W, eps), checked against the 32 x 32 canvas (every window within 3 eps inside it)."""
     cfg = adversarial_cifar10_cfg()
     try:
-        return _adv_c10_resolve(cfg["window"], cfg["eps"], config.get("seeds", {}).get("window"))
+        return _adv_c10_resolve(
+            cfg["window"], cfg["eps"], config.get("seeds", {}).get("window")
+        )
     except ValueError as exc:
         raise WorkflowError(str(exc)) from None
 
 
 def adversarial_cifar10_seeds():
     """The seeds tested: adversarial_cifar10.seeds, else the seeds study's (seeds.seeds, else
-    0 .. seeds.n_models - 1); the first adversarial_cifar10.n_models of them when that is set."""
+    0 .. seeds.n_models - 1); the first adversarial_cifar10.n_models of them when that is set.
+    """
     cfg = adversarial_cifar10_cfg()
     s = config.get("seeds", {})
     if cfg["seeds"] is not None:
@@ -52,7 +55,9 @@ def adversarial_cifar10_seeds():
     n = cfg["n_models"]
     if n is not None:
         if n > len(seeds):
-            raise WorkflowError(f"adversarial_cifar10.n_models = {n} but only {len(seeds)} seeds models exist")
+            raise WorkflowError(
+                f"adversarial_cifar10.n_models = {n} but only {len(seeds)} seeds models exist"
+            )
         seeds = seeds[:n]
     if not seeds:
         raise WorkflowError("adversarial_cifar10: the seeds study has no models")
@@ -80,8 +85,15 @@ def adversarial_cifar10_targets():
     return [
         f"{ADV_C10_DIR}/{name}"
         for name in (
-            "pvalues.csv", "pvalues.md", "n_model.csv", "summary.csv",
-            "figure5.png", "figure5.pdf", "figure5.csv",
-            "pvalue_vs_error.png", "pvalue_vs_error.pdf", "pvalue_vs_error.csv",
+            "pvalues.csv",
+            "pvalues.md",
+            "n_model.csv",
+            "summary.csv",
+            "figure5.png",
+            "figure5.pdf",
+            "figure5.csv",
+            "pvalue_vs_error.png",
+            "pvalue_vs_error.pdf",
+            "pvalue_vs_error.csv",
         )
     ]
