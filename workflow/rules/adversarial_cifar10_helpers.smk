@@ -41,17 +41,16 @@ def adversarial_cifar10_window_eps():
 
 
 def adversarial_cifar10_seeds():
-    """The seeds tested: adversarial_cifar10.seeds, else the seeds study's (seeds.seeds, else
-    0 .. seeds.n_models - 1); the first adversarial_cifar10.n_models of them when that is set.
+    """The seeds tested: adversarial_cifar10.seeds, else the seeds study's (seeds.first_seed,
+    first_seed + 1, ..., n_models of them); the first adversarial_cifar10.n_models when set.
     """
     cfg = adversarial_cifar10_cfg()
     s = config.get("seeds", {})
     if cfg["seeds"] is not None:
         seeds = [int(v) for v in cfg["seeds"]]
-    elif s.get("seeds") is not None:
-        seeds = [int(v) for v in s["seeds"]]
     else:
-        seeds = list(range(int(s["n_models"])))
+        first = int(s.get("first_seed", 0))
+        seeds = list(range(first, first + int(s["n_models"])))
     n = cfg["n_models"]
     if n is not None:
         if n > len(seeds):
