@@ -24,6 +24,7 @@ include: "workflow/rules/adversarial_imagenet.smk"
 include: "workflow/rules/imagenetv2.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/search_analysis.smk"
+include: "workflow/rules/adversarial_cifar10.smk"
 
 
 rule all:
@@ -39,3 +40,4 @@ rule all:
         imagenetv2_targets(),
         audit_targets(),
         search_analysis_targets(),
+        adversarial_cifar10_targets(),

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.adversarial import plots as pa
-from holdout.adversarial.synthetic import check_plot_eps
+from holdout.adversarial.synthetic import check_plot_eps, dependent_transition
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])
@@ -18,23 +18,11 @@ groups = pd.concat([pd.read_csv(p) for p in snakemake.input.n_model], ignore_ind
 training = pd.concat([pd.read_csv(p) for p in snakemake.input.training], ignore_index=True)
 
 # the paper's intermediate regime (Appendix A.3): at eps = 6 its dependent single runs average
-# p = 0.5984. Where our runs switch regime depends on optimizer details, so the eps of our grid
-# whose single-run mean p-value is closest to that value is shown as well (when
-# figure8.match_paper_regime is set), in Figure 8 and in the histograms.
-PAPER_EPS6_MEAN_P = 0.5984
-single_dep = groups[(groups.case == "dependent") & (groups.N == 1)]
-mean_by_eps = single_dep.groupby("eps").p_value.mean()
-closest = float((mean_by_eps - PAPER_EPS6_MEAN_P).abs().idxmin())
-match = bool(cfg["figure8"].get("match_paper_regime", True))
-log.info("dependent: mean single-run p-value closest to the paper's %.4f at eps = %g (%.4f)",
-         PAPER_EPS6_MEAN_P, closest, mean_by_eps[closest])
-
-
-def with_match(values):
-    vals = [float(v) for v in values]
-    if match and not any(np.isclose(v, closest, rtol=1e-9) for v in vals):
-        vals.append(closest)
-    return sorted(vals)
+# p = 0.5984. Ours are compared at the paper's own eps (figure8.eps_dependent); where our runs
+# switch from accepting to rejecting is described by the eps grid's transition, not matched.
+transition = dependent_transition(groups, alpha=0.05)
+log.info("dependent single runs: mean p-value >= 0.5 up to eps = %g, < 0.05 from eps = %g",
+         transition["last_accepting_eps"], transition["first_rejecting_eps"])
 
 
 with timed(log, "figures"):
@@ -54,14 +42,14 @@ with timed(log, "figures"):
 
     bins = int(cfg["histogram_bins"])
     hist_eps = {"independent": cfg["histogram_eps"]["independent"],
-                "dependent": with_match(cfg["histogram_eps"]["dependent"])}
+                "dependent": cfg["histogram_eps"]["dependent"]}
     hist = pa.histogram_table(per_run, hist_eps, bins)
     hist.to_csv(out.histograms_csv, index=False)
     pa.save_figure(pa.plot_histograms(hist), out.histograms)
 
     f8cfg = cfg["figure8"]
     panels = [("independent", float(f8cfg["eps_independent"]))]
-    panels += [("dependent", e) for e in with_match(f8cfg["eps_dependent"])]
+    panels += [("dependent", float(e)) for e in f8cfg["eps_dependent"]]
     f8 = pa.figure8_table(groups, panels, [int(n) for n in f8cfg["n_models"]], bins)
     f8.to_csv(out.figure8_csv, index=False)
     pa.save_figure(pa.plot_figure8(f8), out.figure8)
@@ -88,9 +76,11 @@ in_range = dep1[(dep1.eps >= 10) & (dep1.eps <= 50)]
 if len(in_range):
     add("dependent, 10 <= eps <= 50: largest single-run p-value", np.nan, in_range.p_value.max(),
         "paper: rejected at confidence ~100% for 10 <= eps <= 50")
-add("dependent: eps of our grid whose mean single-run p-value is closest to the paper's 0.5984 at eps = 6",
-    6.0, closest, "where our runs are in the paper's intermediate regime")
-for eps_dep in sorted(set([float(e) for e in cfg["figure8"]["eps_dependent"]] + [closest])):  # noqa: C401
+add("dependent: largest eps below the rejection range with mean single-run p-value >= 0.5", np.nan,
+    transition["last_accepting_eps"], "paper: single-run mean 0.5984 at eps = 6 (intermediate regime)")
+add("dependent: smallest eps with mean single-run p-value < 0.05", np.nan, transition["first_rejecting_eps"],
+    "paper: rejected at confidence ~100% for 10 <= eps <= 50")
+for eps_dep in sorted({float(e) for e in cfg["figure8"]["eps_dependent"]}):  # the paper's eps = 6
     at = groups[(groups.case == "dependent") & np.isclose(groups.eps, eps_dep)]
     if not len(at):
         continue

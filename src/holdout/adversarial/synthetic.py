@@ -62,6 +62,7 @@ __all__ = [
     "TrainSpec",
     "TrainedModels",
     "attack",
+    "dependent_transition",
     "evaluate_attack",
     "evaluate_grid",
     "log_density",
@@ -645,6 +646,21 @@ def find_eps(grid: np.ndarray, eps: float, key: str) -> float:
             f"({', '.join(f'{v:g}' for v in grid)}); add it to eps_extra"
         )
     return float(grid[hit[0]])
+
+
+def dependent_transition(groups: "pd.DataFrame", alpha: float = 0.05) -> dict[str, float]:
+    """Where the dependent case's single runs switch from accepting to rejecting (Appendix A.3):
+    ``first_rejecting_eps``, the smallest eps whose mean single-run (N = 1) p-value is below
+    ``alpha``; ``last_accepting_eps``, the largest smaller eps whose mean p-value is >= 0.5
+    (NaN when there is none). ``groups`` is the N-model table of :func:`evaluate_grid` with a
+    ``case`` column."""
+    d = groups[(groups["case"] == "dependent") & (groups["N"] == 1)]
+    mean = d.groupby("eps")["p_value"].mean().sort_index()
+    rejecting = mean.index[mean < alpha]
+    first = float(rejecting.min()) if len(rejecting) else math.nan
+    accepting = mean[(mean >= 0.5) & (mean.index < first if len(rejecting) else True)]
+    last = float(accepting.index.max()) if len(accepting) else math.nan
+    return {"first_rejecting_eps": first, "last_accepting_eps": last}
 
 
 def check_plot_eps(cfg: dict) -> None:

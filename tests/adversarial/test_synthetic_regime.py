@@ -1,0 +1,53 @@
+"""The Figure 4 regime of Werpachowski et al. (2019), Sec. 4 and Appendix A.3, at reduced size:
+the dependent case (the model trained on half of the test set, w_1 penalised) is rejected with
+confidence ~100% for 10 <= eps <= 50, the independent case is never rejected."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from holdout.adversarial import synthetic as syn
+
+EPS = [0.1, 1.0, 3.0, 10.0, 20.0, 30.0, 50.0]
+ALPHA = 0.05
+
+
+def _run(cfg: dict, case: str) -> tuple[pd.DataFrame, pd.DataFrame, syn.TrainedModels]:
+    spec = syn.mixture_from_config(cfg)
+    n_runs = int(cfg["repetitions"])
+    m_test = int(cfg["n_test_independent"] if case == "independent" else cfg["n_test_dependent"])
+    test_seed, run_seeds = syn.case_seeds(int(cfg["seed"]), case, n_runs)
+    x_test, y_test = syn.sample_mixture(spec, m_test, np.random.default_rng(test_seed))
+    x, y = syn.make_training_sets(spec, case, n_runs, int(cfg["n_train"]), run_seeds, x_test, y_test,
+                                  dependent_train_fraction=float(cfg["dependent_train_fraction"]),
+                                  dependent_mode=str(cfg["dependent_mode"]))
+    models = syn.train_linear_batched(x, y, syn.train_spec_from_config(cfg, case), run_seeds, threads=1)
+    per_run, groups = syn.evaluate_grid(spec, x_test, y_test, models.w, models.b, EPS, [1, n_runs], float(cfg["U"]))
+    return per_run, groups.assign(case=case), models
+
+
+@pytest.mark.slow  # ~30 s on 2 shared cores: two cases of 3 runs x 2,000 steps in R^500
+def test_figure4_regime_reduced_size(repo):
+    cfg = yaml.safe_load((repo / "config/config.yaml").read_text())["adversarial"]["synthetic"]
+    # the paper's data, model and attack (D = 500, 500 training points, 1,000 dependent test
+    # points of which 500 are trained on); fewer runs (3, not 100), steps (2,000, not 50,000)
+    # and independent test points (1,000, not 10,000)
+    cfg = dict(cfg, repetitions=3, steps=2000, n_test_independent=1000)
+    ind, ind_groups, _ = _run(cfg, "independent")
+    dep, dep_groups, dep_models = _run(cfg, "dependent")
+    # the dependent models fit their training set (Appendix A.2: 100% accuracy, penalised loss 0.25)
+    assert dep_models.train_accuracy.min() == 1.0
+    assert dep_models.train_loss.mean() == pytest.approx(0.25, abs=0.01)
+    # independent: no run and no N-model group is rejected at any eps
+    assert ind.p_value.min() > ALPHA, ind.groupby("eps").p_value.min()
+    assert ind_groups.p_value.min() > ALPHA
+    # dependent: every run rejected for 10 <= eps <= 50 (paper: at confidence ~100%)
+    mid = dep[(dep.eps >= 10) & (dep.eps <= 50)]
+    assert len(mid) == 3 * 4 and mid.p_value.max() < 1e-3, mid.groupby("eps").p_value.max()
+    # ... and accepted for small eps, so the switch lies between 3 and 10 on this grid
+    assert dep[dep.eps <= 1.0].p_value.min() > ALPHA
+    transition = syn.dependent_transition(pd.concat([ind_groups, dep_groups]), alpha=ALPHA)
+    assert transition == {"first_rejecting_eps": 10.0, "last_accepting_eps": 3.0}
