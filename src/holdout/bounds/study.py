@@ -20,8 +20,8 @@ from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_b
 __all__ = [
     "Setting",
     "load_measured_setting",
-    "TestableModels",
-    "testable_models",
+    "ModelCounts",
+    "count_testable_models",
     "gain_grid",
     "figure1b_table",
     "table1",
@@ -97,7 +97,7 @@ def load_measured_setting(path: str | Path) -> Setting:
 
 
 @dataclass(frozen=True)
-class TestableModels:
+class ModelCounts:
     """The number of testable models under the three bounds (Mania et al. Sec. 5.1)."""
 
     n: int
@@ -124,11 +124,11 @@ def _ratio(a: int, b: int) -> float:
     return math.nan if b == 0 else a / b
 
 
-def testable_models(
+def count_testable_models(
     n: int, error: float, similarity: float, eps: float, delta: float, form: str = "literal"
-) -> TestableModels:
+) -> ModelCounts:
     """The k of :func:`union_bound_k`, :func:`similarity_bound_k` and :func:`naive_bayes_bound_k`."""
-    return TestableModels(
+    return ModelCounts(
         n=n,
         error=error,
         similarity=similarity,
@@ -142,11 +142,11 @@ def testable_models(
     )
 
 
-def _testable_models_kw(kw: dict[str, object]) -> TestableModels:
-    return testable_models(**kw)  # type: ignore[arg-type]
+def _count_testable_models_kw(kw: dict[str, object]) -> ModelCounts:
+    return count_testable_models(**kw)  # type: ignore[arg-type]
 
 
-def _row(tm: TestableModels) -> dict[str, object]:
+def _row(tm: ModelCounts) -> dict[str, object]:
     return {
         "n": tm.n,
         "error": tm.error,
@@ -173,7 +173,7 @@ def gain_grid(
 ) -> pd.DataFrame:
     """Testable models and gains on the grid similarities x eps_values (Mania et al. Fig. 2).
 
-    One row per grid point (columns of :class:`TestableModels` plus the two gains).
+    One row per grid point (columns of :class:`ModelCounts` plus the two gains).
     Points are computed in ``threads`` processes when ``threads > 1``.
     """
     jobs = [
@@ -183,15 +183,15 @@ def gain_grid(
     ]
     if threads > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
-            results = list(pool.map(_testable_models_kw, jobs))
+            results = list(pool.map(_count_testable_models_kw, jobs))
     else:
-        results = [_testable_models_kw(job) for job in jobs]
+        results = [_count_testable_models_kw(job) for job in jobs]
     return pd.DataFrame([_row(tm) for tm in results])
 
 
 def figure1b_table(setting: Setting, eps: float, delta: float, form: str = "literal") -> pd.DataFrame:
     """Figure 1b of Mania et al.: testable models under the three bounds, one row per bound."""
-    tm = testable_models(setting.n, setting.error, setting.similarity, eps, delta, form)
+    tm = count_testable_models(setting.n, setting.error, setting.similarity, eps, delta, form)
     rows = [
         ("union bound (2)", tm.union_k, 1.0),
         ("similarity bound (3)+(8)", tm.similarity_k, tm.similarity_gain),
@@ -240,9 +240,9 @@ def table1(
         )
     if threads > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
-            results = list(pool.map(_testable_models_kw, jobs))
+            results = list(pool.map(_count_testable_models_kw, jobs))
     else:
-        results = [_testable_models_kw(job) for job in jobs]
+        results = [_count_testable_models_kw(job) for job in jobs]
     out = []
     for row, tm in zip(rows, results):
         out.append(

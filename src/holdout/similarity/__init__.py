@@ -13,7 +13,6 @@ from holdout.similarity.core import (
     min_similarity_cover_size,
     difficulty_distribution,
     resolve_subset,
-    gains_in_testable_models,
 )
 
 __all__ = [
@@ -29,5 +28,4 @@ __all__ = [
     "min_similarity_cover_size",
     "difficulty_distribution",
     "resolve_subset",
-    "gains_in_testable_models",
 ]
