@@ -1,9 +1,9 @@
 # Stage: bounds. Mania et al. (2019): Figure 1b, Figure 2 (both panels) and Table 1,
 # from formulas only. Helpers and bounds_targets() (the final outputs that "rule all"
-# asks for) are in bounds_common.smk.
+# asks for) are in bounds_helpers.smk.
 
 
-include: "bounds_common.smk"
+include: "bounds_helpers.smk"
 
 
 rule bounds_setting:

@@ -50,28 +50,28 @@ rule similarity_plots:
         fig1a_png=report(
             "results/similarity/{set}/fig1a_pairs.png",
             caption="../report/similarity/fig1a_pairs.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         fig1a_pdf="results/similarity/{set}/fig1a_pairs.pdf",
         scatter_png=report(
             "results/similarity/{set}/pairs_scatter.png",
             caption="../report/similarity/pairs_scatter.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         scatter_pdf="results/similarity/{set}/pairs_scatter.pdf",
         fig4_png=report(
             "results/similarity/{set}/fig4_difficulty.png",
             caption="../report/similarity/fig4_difficulty.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         fig4_pdf="results/similarity/{set}/fig4_difficulty.pdf",
         cover_png=report(
             "results/similarity/{set}/covering_numbers.png",
             caption="../report/similarity/covering_numbers.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         cover_pdf="results/similarity/{set}/covering_numbers.pdf",
@@ -98,7 +98,7 @@ rule similarity_setting:
         setting=report(
             "results/similarity/imagenet/setting.json",
             caption="../report/similarity/setting.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Measured setting (bounds inputs)",
         ),
     log:
@@ -147,7 +147,7 @@ rule similarity_table1:
         csv=report(
             "results/similarity/table1.csv",
             caption="../report/similarity/table1.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Table 1 (testable models)",
         ),
         md="results/similarity/table1.md",
