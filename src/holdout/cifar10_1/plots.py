@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 __all__ = ["plot_figure2"]
 
 
-def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, outputs: list[str | Path],
-                 *, band_level: float = 0.95) -> None:
+def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, *, band_level: float = 0.95) -> Figure:
     """Recht et al. Figure 2: new vs original test accuracy of the 30 models.
 
     ``points``: columns ``orig_accuracy, orig_ci_low, orig_ci_high, new_accuracy,
     new_ci_low, new_ci_high`` (percent). ``line``: columns ``x, fit, band_low, band_high``
-    (the least-squares line and its confidence band). Writes every path in ``outputs``
-    (the format follows the suffix: .png, .pdf).
+    (the least-squares line and its confidence band).
     """
     fig, ax = plt.subplots(figsize=(5.2, 4.6))
     lo = min(points["orig_ci_low"].min(), points["new_ci_low"].min()) - 1
@@ -44,7 +41,4 @@ def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, outputs: list[str | P
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
     fig.tight_layout()
-    for out in outputs:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, dpi=150)
-    plt.close(fig)
+    return fig
