@@ -9,7 +9,6 @@ the exact values plotted; each ``plot_*`` function draws such a table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import matplotlib
 
@@ -31,7 +30,7 @@ __all__ = [
     "plot_histograms",
     "plot_risks",
     "risk_table",
-    "save_figure",
+    "synthetic_figures",
 ]
 
 CASES = ("independent", "dependent")
@@ -43,15 +42,6 @@ Q975 = (0.0125, 0.9875)
 
 def _colour(n: int) -> str:
     return N_COLOURS.get(int(n), f"C{(int(n) % 10)}")
-
-
-def save_figure(fig: plt.Figure, path: str | Path) -> None:
-    """Save ``fig`` as PNG at ``path`` and as PDF beside it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150, bbox_inches="tight")
-    fig.savefig(path.with_suffix(".pdf"), bbox_inches="tight")
-    plt.close(fig)
 
 
 # ---------------------------------------------------------------------------
@@ -286,3 +276,17 @@ def plot_figure8(table: pd.DataFrame) -> plt.Figure:
         ax.set_ylabel("PDF")
         ax.legend(fontsize=8, frameon=False)
     return fig
+
+
+def synthetic_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, plt.Figure]:
+    """Every figure of the synthetic experiment from the tables of
+    :func:`holdout.adversarial.study.synthetic_figure_tables`, keyed figure4, figure7_pvalues,
+    risks, densities, histograms, figure8."""
+    return {
+        "figure4": plot_figure4(tables["figure4"]),
+        "figure7_pvalues": plot_figure7_pvalues(tables["figure4"]),
+        "risks": plot_risks(tables["risks"]),
+        "densities": plot_densities(tables["densities"]),
+        "histograms": plot_histograms(tables["histograms"]),
+        "figure8": plot_figure8(tables["figure8"]),
+    }
