@@ -46,7 +46,10 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 import yaml
+
+from holdout.tables import markdown_table
 
 __all__ = [
     "DEEP_LEARNING_LAYERS",
@@ -611,32 +614,36 @@ def rvw_table(
     return out
 
 
+_MARKDOWN_COLUMNS = {
+    "name": "Model", "setting": "Setting", "test_error": "Test error", "n": "N", "bits": "Desc. length (bits)",
+    "bound": "Our bound", "bound4": "Our bound (4 d.p.)", "paper_bits": "Paper: length",
+    "paper_bound": "Paper: bound", "same": "Same to 2 d.p.",
+}
+
+
+def _pct(x: float | None, digits: int = 2) -> str:
+    return "" if x is None else f"{100 * float(x):.{digits}f} %"
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{float(x):g}"
+
+
 def rvw_table_markdown(table: Sequence[Mapping[str, Any]], title: str = "") -> str:
     """The rows of :func:`rvw_table` as a Markdown table, percentages to two decimals as in the paper."""
-
-    def pct(x: float | None, digits: int = 2) -> str:
-        return "" if x is None else f"{100 * float(x):.{digits}f} %"
-
-    def num(x: float | None) -> str:
-        return "" if x is None else f"{float(x):g}"
-
     lines = [f"### {title}", ""] if title else []
     if table:
         c, d = table[0]["C"], table[0]["delta"]
         lines += [f"C = {c:g}, delta = {d:g}; bound = fixed point of T(p), Theorem 3.1.", ""]
-    lines += [
-        "| Model | Setting | Test error | N | Desc. length (bits) | Our bound | Our bound (4 d.p.) "
-        "| Paper: length | Paper: bound | Same to 2 d.p. |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|:---:|",
-    ]
-    for r in table:
-        same = "" if r["paper_bound"] is None else (
-            "yes" if pct(r["bound"]) == pct(r["paper_bound"]) else "no")
-        lines.append(
-            f"| {r['name']} | {r['setting']} | {pct(r['test_error'])} | {r['n']} | {num(r['bits'])} "
-            f"| {pct(r['bound'])} | {pct(r['bound'], 4)} | {num(r['paper_bits'])} | {pct(r['paper_bound'])} | {same} |"
-        )
-    if any(r["paper_bound"] is not None and pct(r["bound"]) != pct(r["paper_bound"]) for r in table):
-        lines += ["", "Rows marked 'no': the paper's printed bound and ours differ in the last printed "
-                  "digit; the 4-decimal column shows where the exact fixed point lies."]
-    return "\n".join(lines) + "\n"
+    shown = pd.DataFrame([{
+        "name": r["name"], "setting": r["setting"], "test_error": _pct(r["test_error"]), "n": r["n"],
+        "bits": _num(r["bits"]), "bound": _pct(r["bound"]), "bound4": _pct(r["bound"], 4),
+        "paper_bits": _num(r["paper_bits"]), "paper_bound": _pct(r["paper_bound"]),
+        "same": "" if r["paper_bound"] is None else ("yes" if _pct(r["bound"]) == _pct(r["paper_bound"]) else "no"),
+    } for r in table], columns=list(_MARKDOWN_COLUMNS))
+    align = {c: "r" for c in list(_MARKDOWN_COLUMNS)[2:-1]} | {"same": "c"}
+    text = "\n".join(lines) + ("\n" if lines else "") + markdown_table(shown, _MARKDOWN_COLUMNS, align)
+    if any(r["paper_bound"] is not None and _pct(r["bound"]) != _pct(r["paper_bound"]) for r in table):
+        text += ("\nRows marked 'no': the paper's printed bound and ours differ in the last printed "
+                 "digit; the 4-decimal column shows where the exact fixed point lies.\n")
+    return text
