@@ -81,3 +81,16 @@ def test_corrupt_mirror_stops_the_workflow(tmp_path, repo, shared_data, workflow
     assert "checksum mismatch for cifar10.1_v6_labels.npy" in log
     assert "sha256:ae40beda001693674edc94d925ee8268cfe68905f8f9aff800c8dcdfcd6c9448" in log
     assert [p for p in (work / "resources").rglob("*") if p.is_file()] == []
+
+
+def test_a_missing_mirror_folder_is_one_error_at_start_up(tmp_path, repo, workflow_runner):
+    """Issue 12: data.mirror naming a folder that does not exist stops the workflow before any job,
+    with one line naming the key and the folder (not dozens of missing-file warnings)."""
+    extra = tmp_path / "test.yaml"
+    extra.write_text(yaml.safe_dump({"data": {"mirror": str(tmp_path / "no-such-mirror")}}))
+    proc = workflow_runner(tmp_path, configfiles=[repo / "config" / "offline.yaml", extra], extra=["-n", "--"],
+                           check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert f"data.mirror: folder {tmp_path / 'no-such-mirror'} does not exist" in out
+    assert "not in the mirror" not in out

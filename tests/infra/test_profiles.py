@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import TEST_WORKFLOW, run, snakemake_cmd
+from infra_workflow import TEST_WORKFLOW, run, snakemake_cmd
 
 EXECUTOR_KEYS = {"executor", "cores", "jobs", "resources", "default-resources", "set-resources",
                  "latency-wait", "retries", "keep-going"}
@@ -100,11 +100,18 @@ def test_slurm_profile_resolves_resources_from_environment(repo, slurm_plugin, t
     assert dict(jobs)["infra_simulate"]["mem_mb"] == "500"  # the rule's own value wins
 
 
-def test_real_workflow_under_slurm_profile(repo, slurm_plugin, tmp_path):
+def _offline_here(repo: Path, shared_data: Path, tmp_path: Path) -> list[str]:
+    """--configfile options: config/offline.yaml with its mirror (relative to the repository,
+    not to ``tmp_path``, the working directory of these runs) made absolute."""
+    mirror = tmp_path / "mirror.yaml"
+    mirror.write_text(yaml.safe_dump({"data": {"mirror": str(shared_data)}}))
+    return ["--configfile", str(repo / "config/offline.yaml"), str(mirror)]
+
+
+def test_real_workflow_under_slurm_profile(repo, shared_data, slurm_plugin, tmp_path):
     """Every job of the real workflow resolves memory/runtime; CPU jobs request no GPU."""
     proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
-                "-n", "--profile", str(repo / "profiles/slurm"),
-                "--configfile", str(repo / "config/offline.yaml")], repo)
+                "-n", "--profile", str(repo / "profiles/slurm"), *_offline_here(repo, shared_data, tmp_path)], repo)
     jobs = dry_run_jobs(proc.stdout)
     assert jobs, proc.stdout[-3000:]
     envs = rule_envs(repo)
@@ -116,8 +123,8 @@ def test_real_workflow_under_slurm_profile(repo, slurm_plugin, tmp_path):
             assert "gpu" not in res and "gres" not in res, f"CPU rule {rule} asks for a GPU: {res}"
 
 
-def test_real_workflow_under_local_profile(repo, tmp_path):
+def test_real_workflow_under_local_profile(repo, shared_data, tmp_path):
     proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
                 "-n", "--profile", str(repo / "profiles/local"), "--resources", "gpu=2",
-                "--configfile", str(repo / "config/offline.yaml")], repo)
+                *_offline_here(repo, shared_data, tmp_path)], repo)
     assert "dry-run" in proc.stdout

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 import report_browser
-from conftest import run, snakemake_cmd
+from infra_workflow import run, snakemake_cmd
 
 pytestmark = pytest.mark.browser
 

@@ -42,10 +42,10 @@ rule similarity_analyse:
 
 rule similarity_plots:
     input:
-        summary="results/similarity/{set}/summary.json",
-        pairs="results/similarity/{set}/pairs.csv",
-        covering="results/similarity/{set}/covering_numbers.csv",
-        difficulty="results/similarity/{set}/difficulty.csv",
+        summary=rules.similarity_analyse.output.summary,
+        pairs=rules.similarity_analyse.output.pairs,
+        covering=rules.similarity_analyse.output.covering,
+        difficulty=rules.similarity_analyse.output.difficulty,
     output:
         fig1a_png=report(
             "results/similarity/{set}/fig1a_pairs.png",
@@ -93,7 +93,7 @@ rule similarity_plots:
 
 rule similarity_setting:
     input:
-        summary=lambda wc: f"results/similarity/{config['similarity']['setting_set']}/summary.json",
+        summary=lambda wc: expand(rules.similarity_analyse.output.summary, set=config["similarity"]["setting_set"]),
     output:
         setting=report(
             "results/similarity/imagenet/setting.json",
@@ -142,7 +142,7 @@ rule similarity_table1_set:
 
 rule similarity_table1:
     input:
-        tables=lambda wc: expand("results/similarity/{set}/table1.csv", set=similarity_table1_sets()),
+        tables=lambda wc: expand(rules.similarity_table1_set.output.table, set=similarity_table1_sets()),
     output:
         csv=report(
             "results/similarity/table1.csv",
