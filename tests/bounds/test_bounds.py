@@ -161,16 +161,12 @@ def test_pair_tail_probability_integer_threshold_convention():
     assert got == pytest.approx(binom.sf(2, 10, 0.1), rel=1e-10)  # S_2 <= 10 always holds
 
 
-def test_pair_tail_probability_fast_at_n_50000():
-    import time
-
-    start = time.perf_counter()
+def test_pair_tail_probability_at_n_50000():
+    """A tiny tail at the ImageNet size (its speed: benchmarks/bench_bounds.py)."""
     p = B.pair_tail_probability(
         n=50_000, error_1=0.244, error_2=0.244, similarity=0.85, alpha_1=0.01, alpha_2=0.005
     )
-    elapsed = time.perf_counter() - start
     assert 0 < p < 1e-6
-    assert elapsed < 0.5  # milliseconds in practice; generous for a loaded CI machine
 
 
 def test_naive_bayes_probability_k2_matches_joint_multinomial():
@@ -436,13 +432,8 @@ def test_no_models_when_a_single_model_already_fails():
     assert B.naive_bayes_bound_k(n=100, error=0.3, similarity=0.9, eps=0.01, delta=0.05) == 0
 
 
-def test_union_bound_k_speed():
-    import time
-
-    start = time.perf_counter()
-    for _ in range(5):
-        B.union_bound_k(**IMAGENET)
-    assert (time.perf_counter() - start) / 5 < 0.05
+def test_union_bound_probability_is_finite_at_imagenet():
+    """(Its speed and that of union_bound_k: benchmarks/bench_bounds.py.)"""
     kw = {key: value for key, value in IMAGENET.items() if key != "delta"}
     assert np.isfinite(B.union_bound_probability(k=1, **kw))
 

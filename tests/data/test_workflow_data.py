@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 import yaml
 
 from holdout.predictions import load_predictions
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 

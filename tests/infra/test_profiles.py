@@ -9,14 +9,15 @@ no CPU-only job (a rule in envs/analysis.yaml) asks for a GPU.
 from __future__ import annotations
 
 import importlib.util
-import sys
 import re
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
-
 from infra_workflow import TEST_WORKFLOW, run, snakemake_cmd
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 EXECUTOR_KEYS = {"executor", "cores", "jobs", "resources", "default-resources", "set-resources",
                  "latency-wait", "retries", "keep-going"}

@@ -18,7 +18,7 @@ import pytest
 import report_browser
 from infra_workflow import run, snakemake_cmd
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # starts Snakemake and Chromium
 
 
 @pytest.fixture(scope="module")

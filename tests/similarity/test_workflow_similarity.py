@@ -14,7 +14,13 @@ import yaml
 
 from holdout.bounds import core as B
 from holdout.predictions import load_predictions
-from holdout.similarity.core import difficulty_distribution, pairwise_similarity, upper_pairs
+from holdout.similarity.core import (
+    difficulty_distribution,
+    pairwise_similarity,
+    upper_pairs,
+)
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 FIGS = ["fig1a_pairs", "pairs_scatter", "fig4_difficulty", "covering_numbers"]
