@@ -204,3 +204,20 @@ def test_missing_file_and_invalid_yaml(tmp_path: Path):
     p.write_text("name: [unclosed\n")
     with pytest.raises(DescriptionError, match=r"broken\.yaml: not valid YAML"):
         description_length(p)
+
+
+def test_schema_and_cycle_messages(tmp_path: Path):
+    """The structure is the JSON schema's (DESCRIPTION_SCHEMA); the cycle check names the cycle;
+    YAML's .inf is refused by key."""
+    import jsonschema
+
+    from holdout.rvw.core import DESCRIPTION_SCHEMA
+
+    jsonschema.Draft202012Validator.check_schema(DESCRIPTION_SCHEMA)
+    ops = {"a": ["add", "x", "c"], "b": ["add", "a"], "c": ["add", "b"]}
+    p = _write(tmp_path, {"name": "x", "parts": [{"math": {"symbols": ["x"], "operators": ops, "outputs": {"y": "c"}}}]})
+    with pytest.raises(DescriptionError, match=r"the computation graph has a cycle: (\w -> ){3}\w$"):
+        description_length(p)
+    p = _write(tmp_path, {"name": "x", "parts": [{"counted": {"bits": float("inf"), "what": "w"}}]}, "inf.yaml")
+    with pytest.raises(DescriptionError, match=r"inf\.yaml: parts\[0\]\.counted\.bits: expected a finite number"):
+        description_length(p)
