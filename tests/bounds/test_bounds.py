@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import golden
 import numpy as np
 import pytest
 from scipy.stats import binom
@@ -45,8 +46,8 @@ def test_union_bound_tail_convention_is_the_one_that_gives_257397():
     left_lt = binom.cdf(11_699, n, mu)  # X < 11,700 = n(mu - eps)
     left_le = binom.cdf(11_700, n, mu)  # X <= n(mu - eps)
     assert math.floor(delta / (right_ge + left_lt)) == 257_397
-    assert math.floor(delta / (right_ge + left_le)) == 251_165
-    assert math.floor(delta / (right_gt + left_lt)) == 265_636
+    assert math.floor(delta / (right_ge + left_le)) == golden.UNION_K_TAILS_GE_LE
+    assert math.floor(delta / (right_gt + left_lt)) == golden.UNION_K_TAILS_GT_LT
     assert B.deviation_thresholds(n=n, error=mu, eps=eps) == (12_700, 11_699)
 
 
@@ -61,28 +62,28 @@ def test_similarity_bound_about_4x_union_mania_sec51_fig1b(imagenet_ks):
     """Mania et al. Sec. 1.1 / Fig. 1b: the similarity bound gives "a 4x improvement" at eta = 0.85."""
     gain = imagenet_ks["sb"] / imagenet_ks["union"]
     assert 3.9 < gain < 4.5
-    assert imagenet_ks["sb"] == 1_074_051  # regression pin (literal form)
+    assert imagenet_ks["sb"] == golden.SB_K_IMAGENET_LITERAL
 
 
 def test_similarity_bound_partition_form_is_slightly_sharper(imagenet_ks):
     assert imagenet_ks["sb"] < imagenet_ks["sb_partition"] < 1.05 * imagenet_ks["sb"]
-    assert imagenet_ks["sb_partition"] == 1_096_362  # regression pin
+    assert imagenet_ks["sb_partition"] == golden.SB_K_IMAGENET_PARTITION
 
 
 def test_naive_bayes_bound_about_1e8_mania_fig2_imagenet(imagenet_ks):
     """Mania et al. Sec. 5.1 / Fig. 2: under Assumption A1 "we can evaluate 10^8 models"."""
     assert 1e8 <= imagenet_ks["nbb"] < 3e8
-    assert imagenet_ks["nbb"] == 135_481_904  # regression pin
+    assert imagenet_ks["nbb"] == golden.NBB_K_IMAGENET
 
 
 @pytest.mark.parametrize(
-    "name,accuracy,similarity,sb_paper,nbb_paper,sb_exact,nbb_exact",
+    "name,accuracy,similarity,sb_paper,nbb_paper",
     [
-        ("20 Random", 0.968, 0.975, 9.9, 1.6e4, 9.6, 1.5e4),
-        ("20 Highest Scoring", 0.969, 0.976, 12.0, 3.4e4, 11.8, 3.2e4),
+        ("20 Random", 0.968, 0.975, 9.9, 1.6e4),
+        ("20 Highest Scoring", 0.969, 0.976, 12.0, 3.4e4),
     ],
 )
-def test_mania_table1_nas_gains(name, accuracy, similarity, sb_paper, nbb_paper, sb_exact, nbb_exact):
+def test_mania_table1_nas_gains(name, accuracy, similarity, sb_paper, nbb_paper):
     """Mania et al. Table 1 (CIFAR-10, n = 10,000): SB 9.9x / NBB 1.6e4x and 12.0x / 3.4e4x.
 
     The printed inputs are rounded (96.8%, 97.5%, ...); with them the exact gains are
@@ -93,6 +94,7 @@ def test_mania_table1_nas_gains(name, accuracy, similarity, sb_paper, nbb_paper,
     union = B.union_bound_k(**kw)
     sb = B.similarity_bound_k(similarity=similarity, **kw) / union
     nbb = B.naive_bayes_bound_k(similarity=similarity, **kw) / union
+    sb_exact, nbb_exact = golden.TABLE1_GAINS_AT_PRINTED_INPUTS[name]
     assert f"{sb:.1f}" == f"{sb_exact:.1f}"
     assert f"{nbb:.1e}" == f"{nbb_exact:.1e}"
     assert sb == pytest.approx(sb_paper, rel=0.05)

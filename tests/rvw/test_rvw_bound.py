@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import golden
 import numpy as np
 import pytest
 
@@ -29,7 +30,7 @@ def test_table1_resnet152_without_alexnet_729_bits_exact_8_4997_percent_paper_pr
     pins the exact value instead of the printed one.
     """
     b = rvw_bound(0.0449, 729, N)
-    assert b == pytest.approx(0.084997, abs=5e-7)
+    assert b == pytest.approx(golden.RVW_RESNET152_729_BITS_BOUND, abs=5e-7)
     assert pct2(b) == 8.50  # the printed 8.49 % is off by one in the last digit
 
 
