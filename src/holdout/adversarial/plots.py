@@ -204,22 +204,29 @@ def plot_figure7_pvalues(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def plot_risks(table: pd.DataFrame) -> plt.Figure:
-    """Figure 7 row 2: R_g and R_S (and R(f) for the dependent case) with 97.5% intervals."""
-    fig, axes = _two_panels("Figure 7, row 2: risk estimates (mean, empirical 97.5% interval over runs)")
-    names = {"adversarial_risk": (r"$\hat R_g(f)$", "C0"), "test_error": (r"$\hat R_S(f)$", "C1"),
-             "true_risk": (r"$R(f)$", "C2")}
+def _band_panels(axes: np.ndarray, table: pd.DataFrame, column: str,
+                 series: Mapping[str, Mapping[str, tuple[str, str]]]) -> None:
+    """Per case (one panel each), for every value of ``column`` in ``series[case]`` (value ->
+    (label, colour)): the mean over runs against eps and its empirical interval [lo, hi]."""
     for ax, case in zip(axes, CASES):
         d = table[table["case"] == case]
-        for q, (label, c) in names.items():
-            if q == "true_risk" and case == "independent":
-                continue  # the paper omits it there (R(f) ~ R_S)
-            e = d[d["quantity"] == q]
+        for value, (label, c) in series[case].items():
+            e = d[d[column] == value]
             ax.plot(e["eps"], e["mean"], color=c, lw=1.5, label=label)
             ax.fill_between(e["eps"], e["lo"], e["hi"], color=c, alpha=0.15, lw=0)
         _eps_axis(ax)
         ax.set_ylim(-0.02, 1.02)
         ax.legend(fontsize=8, frameon=False)
+
+
+def plot_risks(table: pd.DataFrame) -> plt.Figure:
+    """Figure 7 row 2: R_g and R_S (and R(f) for the dependent case) with 97.5% intervals."""
+    fig, axes = _two_panels("Figure 7, row 2: risk estimates (mean, empirical 97.5% interval over runs)")
+    names = {"adversarial_risk": (r"$\hat R_g(f)$", "C0"), "test_error": (r"$\hat R_S(f)$", "C1"),
+             "true_risk": (r"$R(f)$", "C2")}
+    # the paper omits R(f) in the independent case (there R(f) ~ R_S)
+    independent = {q: v for q, v in names.items() if q != "true_risk"}
+    _band_panels(axes, table, "quantity", {"independent": independent, "dependent": names})
     axes[0].set_ylabel("error")
     return fig
 
@@ -228,16 +235,8 @@ def plot_densities(table: pd.DataFrame) -> plt.Figure:
     """Figure 7 row 3: average h_g of originally misclassified points and of successful
     adversarial examples, with empirical 97.5% intervals."""
     fig, axes = _two_panels("Figure 7, row 3: average density $h_g$")
-    for ax, case in zip(axes, CASES):
-        d = table[table["case"] == case]
-        for kind, label, c in (("misclassified", "original misclassified", "C0"),
-                               ("adversarial", "adversarial", "C1")):
-            e = d[d["kind"] == kind]
-            ax.plot(e["eps"], e["mean"], color=c, lw=1.5, label=label)
-            ax.fill_between(e["eps"], e["lo"], e["hi"], color=c, alpha=0.15, lw=0)
-        _eps_axis(ax)
-        ax.set_ylim(-0.02, 1.02)
-        ax.legend(fontsize=8, frameon=False)
+    kinds = {"misclassified": ("original misclassified", "C0"), "adversarial": ("adversarial", "C1")}
+    _band_panels(axes, table, "kind", {case: kinds for case in CASES})
     axes[0].set_ylabel(r"average $h_g$")
     return fig
 
