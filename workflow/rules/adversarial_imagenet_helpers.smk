@@ -28,6 +28,7 @@ def adversarial_imagenet_targets():
             "adversarial_imagenet.enabled is true but neither adversarial_imagenet.val_dir nor "
             "adversarial_imagenet.train_dir is set: give the ImageNet folder(s) in the config"
         )
-    return expand(list(rules.adversarial_imagenet_figure5.output), model=adversarial_imagenet_models()) + list(
-        rules.adversarial_imagenet_summary.output
-    )
+    return expand(
+        list(rules.adversarial_imagenet_figure5.output),
+        model=adversarial_imagenet_models(),
+    ) + list(rules.adversarial_imagenet_summary.output)

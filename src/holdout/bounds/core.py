@@ -315,7 +315,7 @@ def _log_weights(n: int, p_w: float, floor: float = _LOG_NEGLIGIBLE) -> tuple[np
 _PHI_COEFFS = [(-1.0) ** k / (k * (k - 1)) for k in range(2, 19)]
 
 
-def _bd0_grid(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+def _bd0(x: np.ndarray, m: np.ndarray) -> np.ndarray:
     """x log(x/m) + m - x for x >= 0, m > 0 (broadcast), in place-friendly form.
 
     Equals m phi(t) with t = x/m - 1 and phi(t) = (1 + t) log1p(t) - t; for |t| < 0.1 phi is
@@ -358,8 +358,8 @@ def _log_pmf_grid(j: np.ndarray, p: float, cols: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         out -= (_stirlerr(cols) + 0.5 * _log(cols))[None, :]
         out -= 0.5 * np.log1p(-aa / jj)
-        out -= _bd0_grid(aa, jj * p)
-        out -= _bd0_grid(np.maximum(diff, 0.0), jj * q)
+        out -= _bd0(aa, jj * p)
+        out -= _bd0(np.maximum(diff, 0.0), jj * q)
     # Edges: a = 0 and a = j, where the saddle-point form's logs are singular.
     zero = aa == 0
     if zero.any():
