@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # snakemake_runner
-from snakemake_runner import REPO, run_workflow  # noqa: E402
+from snakemake_runner import REPO, run_workflow
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ def run_command(
     env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
     env.setdefault("MPLBACKEND", "Agg")
-    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     if check and proc.returncode != 0:
         raise AssertionError(
             f"command failed ({proc.returncode}): {' '.join(map(str, cmd))}\n"

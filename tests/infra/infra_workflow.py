@@ -8,8 +8,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # snakemake_runner
-from snakemake_runner import run_command as run  # noqa: E402  (run(cmd, cwd, env, timeout))
-from snakemake_runner import snakemake_command  # noqa: E402
+from snakemake_runner import run_command as run
+from snakemake_runner import snakemake_command
 
 __all__ = ["SEEDS", "TEST_WORKFLOW", "run", "snakemake_cmd"]
 

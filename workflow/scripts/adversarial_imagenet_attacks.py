@@ -6,7 +6,7 @@ import torch
 from holdout.adversarial import imagenet as inet
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 cfg, folder = snakemake.params.cfg, snakemake.params.folder  # noqa: F821
 model_name, split = snakemake.wildcards.model, snakemake.wildcards.split  # noqa: F821
 torch.set_num_threads(int(snakemake.threads))  # noqa: F821

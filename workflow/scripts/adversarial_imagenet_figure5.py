@@ -9,7 +9,7 @@ from holdout.adversarial import plots_imagenet as plots
 from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 cfg, model, out = snakemake.params.cfg, snakemake.wildcards.model, snakemake.output  # noqa: F821
 frames = {split: pd.read_csv(path) for split, path in zip(snakemake.params.splits, snakemake.input.per_image)}  # noqa: F821
 with timed(log, "figure 5 table"):

@@ -9,7 +9,7 @@ import pandas as pd
 from holdout.adversarial import imagenet as inet
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 # .../<model>/<split>/per_image.csv
 frames = {tuple(Path(p).parts[-3:-1]): pd.read_csv(p) for p in snakemake.input.per_image}  # noqa: F821
 with timed(log, "summary"):

@@ -4,12 +4,17 @@ with every plotted value in a CSV, and a summary next to the paper's numbers."""
 import pandas as pd
 
 from holdout.adversarial import plots as pa
-from holdout.adversarial.study import FIGURE4_COLUMNS, closest_paper_regime, paper_comparison, synthetic_figure_tables
+from holdout.adversarial.study import (
+    FIGURE4_COLUMNS,
+    closest_paper_regime,
+    paper_comparison,
+    synthetic_figure_tables,
+)
 from holdout.adversarial.synthetic import check_plot_eps
 from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 cfg, inp, out = snakemake.params.cfg, snakemake.input, snakemake.output  # noqa: F821
 check_plot_eps(cfg)
 per_run, groups, training = (pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)

@@ -3,7 +3,7 @@
 from holdout.adversarial.study import train_case
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 case, out = snakemake.wildcards.case, snakemake.output  # noqa: F821
 with timed(log, f"case {case}: data, training, true risk and test error"):
     runs = train_case(snakemake.params.cfg, case, snakemake.threads, log)  # noqa: F821

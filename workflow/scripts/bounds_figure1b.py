@@ -5,7 +5,7 @@ from holdout.bounds.study import figure1b_table, load_setting
 from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 p, out = snakemake.params, snakemake.output  # noqa: F821
 setting = load_setting(snakemake.input.setting)  # noqa: F821
 log.info("setting %s, eps=%s, delta=%s, form=%s", setting, p.eps, p.delta, p.form)

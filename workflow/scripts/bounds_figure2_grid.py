@@ -3,7 +3,7 @@
 from holdout.bounds.study import figure2_panel, load_setting
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 p, panel = snakemake.params, snakemake.wildcards.panel  # noqa: F821
 setting = load_setting(snakemake.input.setting)  # noqa: F821
 log.info("panel %s: %s, grid %s, delta=%s, form=%s, threads=%d", panel, setting, dict(p.grid), p.delta, p.form,

@@ -3,7 +3,7 @@
 from holdout.bounds.study import Setting, load_measured_setting, save_setting
 from holdout.runlog import script_logger
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 p = snakemake.params  # noqa: F821
 if p.setting_from == "measured":
     setting = load_measured_setting(snakemake.input.measured)  # noqa: F821

@@ -4,7 +4,7 @@ from holdout.bounds.study import table1, table1_markdown, table1_notes
 from holdout.runlog import script_logger, timed
 from holdout.tables import write_table
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 p, out = snakemake.params, snakemake.output  # noqa: F821
 with timed(log, f"table 1 ({len(p.rows)} rows)"):
     table = table1([dict(r) for r in p.rows], eps=float(p.eps), delta=float(p.delta), form=p.form,

@@ -11,7 +11,7 @@ from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 from holdout.tables import write_table
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 inp, out, level = snakemake.input, snakemake.output, snakemake.params.level  # noqa: F821
 with timed(log, "linear fit and Figure 2"):
     fit, points, line = figure2_data(pd.read_csv(inp.table1), level)

@@ -1,11 +1,17 @@
 """Recht et al. (2018) Table 1 (accuracies, 95% intervals, gap, Delta Rank) and Table 4 (errors, ratio)."""
 
-from holdout.cifar10_1.recht import accuracy_table, table1, table1_markdown, table4, table4_markdown
+from holdout.cifar10_1.recht import (
+    accuracy_table,
+    table1,
+    table1_markdown,
+    table4,
+    table4_markdown,
+)
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger, timed
 from holdout.tables import write_table
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 inp, out, alpha = snakemake.input, snakemake.output, snakemake.params.alpha  # noqa: F821
 with timed(log, "Tables 1 and 4"):
     t1 = table1(accuracy_table(load_predictions(inp.original), alpha), accuracy_table(load_predictions(inp.new), alpha))

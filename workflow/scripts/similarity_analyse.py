@@ -2,9 +2,14 @@
 
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger, timed
-from holdout.similarity.study import analyse_set, drop_excluded, eta_grid, write_analysis
+from holdout.similarity.study import (
+    analyse_set,
+    drop_excluded,
+    eta_grid,
+    write_analysis,
+)
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 inp, params = snakemake.input, snakemake.params  # noqa: F821
 preds, excluded = drop_excluded(load_predictions(inp.predictions), params.exclude_models)
 log.info("%s: %d models on %d points (excluded: %s)", inp.predictions, preds.num_models, preds.num_examples,

@@ -8,7 +8,7 @@ from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 from holdout.similarity.plots import set_figures
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 inp, out = snakemake.input, snakemake.output  # noqa: F821
 with open(inp.summary) as fh:
     summary = json.load(fh)

@@ -4,7 +4,7 @@ from holdout.predictions import load_predictions
 from holdout.runlog import script_logger, timed
 from holdout.similarity.study import drop_excluded, table1_rows
 
-log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+log = script_logger(snakemake.log[0])  # noqa: F821
 params = snakemake.params  # noqa: F821
 preds, _ = drop_excluded(load_predictions(snakemake.input.predictions), params.exclude_models)  # noqa: F821
 with timed(log, f"table 1 rows of {snakemake.wildcards.set}"):  # noqa: F821

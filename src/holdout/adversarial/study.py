@@ -24,9 +24,9 @@ from holdout.adversarial import plots as pa
 from holdout.adversarial import synthetic as syn
 
 __all__ = [
-    "CaseRuns",
     "FIGURE4_COLUMNS",
     "PAPER_EPS6_MEAN_P",
+    "CaseRuns",
     "PaperRegime",
     "closest_paper_regime",
     "paper_comparison",

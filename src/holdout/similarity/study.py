@@ -37,8 +37,8 @@ __all__ = [
     "drop_excluded",
     "eta_grid",
     "measured_setting",
-    "table1_rows",
     "table1_markdown",
+    "table1_rows",
     "write_analysis",
 ]
 
