@@ -194,6 +194,8 @@ def test_bad_description_names_file_and_key(tmp_path: Path, doc, key, problem):
         description_length(p)
     msg = str(err.value)
     assert msg.startswith(f"{p}: {key}"), msg
+    if not key.endswith("."):  # the key is the whole key, not the start of a longer one
+        assert msg.startswith(f"{p}: {key}: "), msg
     assert problem in msg, msg
 
 

@@ -312,7 +312,8 @@ def _closed(properties: dict[str, Any], required: Sequence[str] = (), **more: An
 
 
 #: JSON schema of a description file (Arora & Zhang Sec. 4); "x-problem" is the message of a
-#: violation at that node (``{value!r}`` is the offending value), the rest follows the validator.
+#: violation at that node (``{value!r}`` is the offending value; "x-at-parent": the message names
+#: the node's container), the rest follows the validator.
 DESCRIPTION_SCHEMA: dict[str, Any] = _closed({
     "name": _NAME,
     "english": _closed({
@@ -335,7 +336,8 @@ DESCRIPTION_SCHEMA: dict[str, Any] = _closed({
                                     "additionalProperties": {
                                         "type": "array", "minItems": 2,
                                         "x-problem": "expected [operator, argument, ...] with at least one argument",
-                                        "prefixItems": [{"enum": list(MATH_OPERATIONS), "x-problem":
+                                        "prefixItems": [{"enum": list(MATH_OPERATIONS), "x-at-parent": True,
+                                                         "x-problem":
                                                          "unknown operator {value!r}; Rip van Winkle's Math "
                                                          "Operations (Appendix B) are: " + ", ".join(MATH_OPERATIONS)}],
                                         "items": _NAME}},
@@ -404,6 +406,8 @@ def _schema_problem(err: Any) -> tuple[str, str]:
         extra = next(k for k in err.instance if k not in err.schema["properties"])
         return _key([*path, extra]), f"unknown key (allowed: {', '.join(err.schema['properties'])})"
     problem = err.schema.get("x-problem", err.message)
+    if err.schema.get("x-at-parent"):  # named by its container (the operator of vertex d: operators.d)
+        path = path[:-1]
     return _key(path) or "(top level)", problem.format(value=err.instance)
 
 
