@@ -35,6 +35,10 @@ from holdout.bounds.study import (
     table1,
     fmt_gain,
     table1_markdown,
+    figure2_panel,
+    load_setting,
+    save_setting,
+    table1_notes,
 )
 
 __all__ = [
@@ -69,4 +73,8 @@ __all__ = [
     "table1",
     "fmt_gain",
     "table1_markdown",
+    "figure2_panel",
+    "load_setting",
+    "save_setting",
+    "table1_notes",
 ]

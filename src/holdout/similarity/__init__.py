@@ -1,4 +1,5 @@
-"""Pairwise model similarity, covering numbers and difficulty (Mania et al. 2019, Sec. 4, Fig. 1a, Fig. 4)."""
+"""Pairwise model similarity, covering numbers and difficulty (Mania et al. 2019, Sec. 4, Fig. 1a, Fig. 4),
+and the per-test-set tables of the workflow (``study``)."""
 
 from holdout.similarity.core import (
     agreement_counts,
@@ -14,6 +15,16 @@ from holdout.similarity.core import (
     difficulty_distribution,
     resolve_subset,
 )
+from holdout.similarity.study import (
+    SetAnalysis,
+    analyse_set,
+    drop_excluded,
+    eta_grid,
+    measured_setting,
+    table1_markdown,
+    table1_rows,
+    write_analysis,
+)
 
 __all__ = [
     "agreement_counts",
@@ -28,4 +39,12 @@ __all__ = [
     "min_similarity_cover_size",
     "difficulty_distribution",
     "resolve_subset",
+    "SetAnalysis",
+    "analyse_set",
+    "drop_excluded",
+    "eta_grid",
+    "measured_setting",
+    "table1_markdown",
+    "table1_rows",
+    "write_analysis",
 ]
