@@ -90,8 +90,8 @@ rule bounds_figure2_grid:
 rule bounds_figure2:
     """Mania et al. Fig. 2, both panels (log y axis), from the two grid CSVs beside it."""
     input:
-        similarity=expand(rules.bounds_figure2_grid.output.csv, panel="similarity"),
-        eps=expand(rules.bounds_figure2_grid.output.csv, panel="eps"),
+        similarity=expand(rules.bounds_figure2_grid.output.csv, panel="similarity")[0],
+        eps=expand(rules.bounds_figure2_grid.output.csv, panel="eps")[0],
     output:
         png=report(
             "results/bounds/figure2.png",

@@ -93,7 +93,7 @@ rule similarity_plots:
 
 rule similarity_setting:
     input:
-        summary=lambda wc: expand(rules.similarity_analyse.output.summary, set=config["similarity"]["setting_set"]),
+        summary=lambda wc: expand(rules.similarity_analyse.output.summary, set=config["similarity"]["setting_set"])[0],
     output:
         setting=report(
             "results/similarity/imagenet/setting.json",
