@@ -240,11 +240,8 @@ def test_rvw_description_with_a_duplicate_key_names_file_and_line(tmp_path):
 
 
 def test_similarity_subsets_and_gains_refuse_fractional_counts():
-    from holdout.similarity.core import (
-        gains_in_testable_models,
-        resolve_subset,
-        summarize_similarity,
-    )
+    from holdout.bounds.study import count_testable_models
+    from holdout.similarity.core import resolve_subset, summarize_similarity
 
     names, acc = ["a", "b", "c"], np.array([0.9, 0.8, 0.7])
     assert resolve_subset(names, acc, {"name": "t", "top": 2.0}) == ["a", "b"]
@@ -252,8 +249,8 @@ def test_similarity_subsets_and_gains_refuse_fractional_counts():
         resolve_subset(names, acc, {"name": "t", "top": 2.5})
     with pytest.raises(ValueError, match=r"subset 'r': random must be a whole number"):
         resolve_subset(names, acc, {"name": "r", "random": float("nan")})
-    with pytest.raises(ValueError, match=r"n \(test-set size\) must be a whole number, got 2000.5"):
-        gains_in_testable_models(2000.5, 0.9, 0.95, 0.02, 0.05)
+    with pytest.raises(ValueError, match=r"n \(test-set size\) must be a positive integer, got 2000.5"):
+        count_testable_models(2000.5, 0.1, 0.95, 0.02, 0.05)
     errors = np.array([[1, 0, 0, 1], [0, 0, 1, 1]], dtype=bool)
     with pytest.raises(ValueError, match="similarity must lie in"):
         summarize_similarity(errors, similarity=np.array([[1.0, np.nan], [np.nan, 1.0]]))

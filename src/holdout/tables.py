@@ -25,14 +25,19 @@ def markdown_table(
     align = dict(align or {})
     marks = {"l": ":---", "r": "---:", "c": ":---:"}
     lines = [f"{title}", ""] if title else []
-    lines.append("| " + " | ".join(columns.values()) + " |")
+    lines.append(_markdown_row(columns.values()))
     lines.append("|" + "|".join(marks.get(align.get(c, ""), "---") for c in columns) + "|")
     for row in df[list(columns)].itertuples(index=False):
-        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+        lines.append(_markdown_row(row))
     if notes:
         lines.append("")
         lines.extend(f"- {note}" for note in notes)
     return "\n".join(lines) + "\n"
+
+
+def _markdown_row(cells: Sequence[object]) -> str:
+    """``| a | b |``; an empty cell is ``| |``."""
+    return "|" + "|".join(f" {c} " if str(c) != "" else " " for c in cells) + "|"
 
 
 def write_table(

@@ -23,7 +23,7 @@ def test_estimators_on_hand_example():
     losses = np.array([0, 0, 1, 0, 1])
     adv = np.array([1, 0, 1, 1, 0])
     dens = np.array([0.5, np.nan, 0.25, 1.0, np.nan])  # NaN allowed where adv loss is 0
-    assert stats.test_error(losses) == pytest.approx(0.4)
+    assert stats.empirical_error(losses) == pytest.approx(0.4)
     assert adversarial_risk(adv, dens) == pytest.approx((0.5 + 0.25 + 1.0) / 5)
     np.testing.assert_allclose(t_statistic(losses, adv, dens), [0.5, 0.0, -0.75, 1.0, -1.0])
 
@@ -199,7 +199,7 @@ def test_range_check():
 
 def test_bad_inputs():
     with pytest.raises(ValueError, match="zero-one losses"):
-        stats.test_error([0, 2])
+        stats.empirical_error([0, 2])
     with pytest.raises(ValueError, match="densities h_g must lie"):
         adversarial_risk([1, 0], [1.5, 0.2])
     with pytest.raises(ValueError, match="densities h_g must lie"):

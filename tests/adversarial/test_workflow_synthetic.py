@@ -7,7 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 import yaml
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 SMALL = {
     "adversarial": {

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -75,8 +77,11 @@ def test_run_study_matches_one_batch_and_refuses_a_small_canvas(tiny_imagenet):
     for a in ATTACKS:
         np.testing.assert_array_equal(res.outcomes[a].offsets, ref.outcomes[a].offsets)
         np.testing.assert_array_equal(res.outcomes[a].densities, ref.outcomes[a].densities)
-    frame = inet.result_frame(res, [ds.samples[int(i)][0] for i in idx])
+    paths = inet.image_paths(ds, tiny_imagenet["train"], res.indices)
+    assert paths[0] == str(Path(ds.samples[int(idx[0])][0]).relative_to(tiny_imagenet["train"]))
+    frame = inet.result_frame(res, paths)
     assert len(frame) == 7 and {"loss", "strongest_density", "random2_v_col"} <= set(frame.columns)
+    assert inet.describe_result(res).startswith(f"test error {res.losses.mean():.4f}; ")
     with pytest.raises(CanvasError, match="largest eps this canvas allows is 2"):
         inet.run_study(net, ds, idx, window=16, eps=3)
 
@@ -104,5 +109,9 @@ def test_figure5_table_is_the_pairwise_test_on_prefixes():
     full = t[(t["sample_size"] == 400) & (t["attack"] == "strongest")].iloc[0]
     assert full["R_S"] == pytest.approx(loss.mean())
     assert full["R_S_lo"] < full["R_S"] < full["R_S_hi"]
+    both = inet.figure5_tables({"train": df, "val": df.iloc[:200]}, "m", [50, 100, 10_000], seed=1)
+    assert list(both.columns[:2]) == ["model", "split"] and set(both["model"]) == {"m"}
+    assert both[both.split == "train"].drop(columns=["model", "split"]).reset_index(drop=True).equals(t)
+    assert sorted(set(both[both.split == "val"].sample_size)) == [50, 100, 200]
     s = inet.summary_table({("m", "val"): df})
     assert len(s) == 4 and s["m"].eq(400).all()

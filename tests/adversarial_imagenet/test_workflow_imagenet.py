@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 import yaml
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 
 def test_workflow_imagenet_study(tiny_imagenet, tmp_path, workflow_runner):

@@ -58,7 +58,7 @@ def test_example_command_writes_every_output(tmp_path, capsys):
     wrong = raw != labels
     sims = [np.mean(wrong[i] == wrong[j]) for i, j in ((0, 1), (0, 2), (1, 2))]
     assert summary["similarity"]["mean_similarity"] == pytest.approx(np.mean(sims))
-    tm = bounds_study.testable_models(300, 1 - acc.mean(), float(np.mean(sims)), 0.01, 0.05)
+    tm = bounds_study.count_testable_models(300, 1 - acc.mean(), float(np.mean(sims)), 0.01, 0.05)
     assert (summary["bounds"]["union_k"], summary["bounds"]["similarity_k"]) == (tm.union_k, tm.similarity_k)
     assert summary["rvw"]["bits"] == 2  # ceil(log2 3)
     assert summary["rvw"]["bound"] == pytest.approx(rvw_bound(1 - acc.max(), 2, 300))

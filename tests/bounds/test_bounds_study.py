@@ -70,3 +70,36 @@ def test_table1_rows_and_markdown():
 @pytest.mark.parametrize("value,text", [(9.558, "9.6x"), (15307.2, "1.5e4x"), (None, "–")])
 def test_fmt_gain_as_in_table1(value, text):
     assert S.fmt_gain(value) == text
+
+
+def test_setting_round_trip_and_from_config(tmp_path):
+    s = S.Setting.from_config({"n": 50000, "mean_accuracy": 0.756, "similarity": 0.85})
+    assert s.source == "config"
+    S.save_setting(s, tmp_path / "setting.json")
+    data = json.loads((tmp_path / "setting.json").read_text())
+    assert data["error"] == pytest.approx(0.244)
+    assert S.load_setting(tmp_path / "setting.json") == s
+
+
+def test_figure2_panel_grids_similarity_or_eps():
+    s = S.Setting(n=3000, mean_accuracy=0.8, similarity=0.85, source="here")
+    sim = S.figure2_panel(s, "similarity", {"start": 0.75, "stop": 0.95, "num": 3}, eps=0.03, delta=0.05)
+    assert sim["similarity"].tolist() == pytest.approx([0.75, 0.85, 0.95]) and set(sim["eps"]) == {0.03}
+    assert set(sim["setting_source"]) == {"here"} and set(sim["form"]) == {"literal"}
+    eps = S.figure2_panel(s, "eps", {"start": 0.02, "stop": 0.04, "num": 2}, eps=0.03, delta=0.05)
+    assert eps["eps"].tolist() == [0.02, 0.04] and set(eps["similarity"]) == {0.85}
+    assert eps["union_k"].iloc[0] == B.union_bound_k(n=3000, error=s.error, eps=0.02, delta=0.05)
+    with pytest.raises(ValueError, match="panel must be"):
+        S.figure2_panel(s, "delta", {"start": 0.02, "stop": 0.04, "num": 2}, eps=0.03, delta=0.05)
+
+
+def test_table1_markdown_layout_title_and_notes():
+    rows = [{"name": "a", "n": 3000, "mean_accuracy": 0.9, "mean_similarity": 0.95, "paper_sb": 2.0,
+             "paper_nbb": 30.0}]
+    t = S.table1(rows, eps=0.02, delta=0.05)
+    notes = S.table1_notes(t, 0.02, 0.05, "literal")
+    assert len(notes) == 2 and "a: paper 2.0x / 30.0x, here" in notes[1]
+    md = S.table1_markdown(t, notes, title="# T").splitlines()
+    assert md[:2] == ["# T", ""]
+    assert md[3] == "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    assert md[-2].startswith("- Gains in the number of testable models over the union bound (2), eps = 0.02")

@@ -10,6 +10,8 @@ import yaml
 
 from holdout.bounds import core as B
 
+pytestmark = pytest.mark.slow  # starts Snakemake
+
 SMALL = {
     "bounds": {
         "setting_from": "config",  # the default is "measured" (needs the similarity stage)

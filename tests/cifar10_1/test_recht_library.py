@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -112,3 +113,22 @@ def test_linear_fit_standard_errors_and_band():
 def test_format_interval():
     assert format_interval(97.06, 96.75, 97.38) == "97.1 [96.8, 97.4]"
     assert format_interval(float("nan"), 1, 2) == "n/a"
+
+
+def test_figure2_data_and_linear_fit_markdown():
+    """Eq. (3) on a line y = 2x - 100 with noise-free points: slope 2, the band collapses onto it."""
+    from holdout.cifar10_1.recht import figure2_data, linear_fit_markdown
+
+    orig = np.array([90.0, 92.0, 94.0, 96.0])
+    t1 = pd.DataFrame({"model": list("abcd"), "orig_accuracy": orig, "orig_ci_low": orig - 1,
+                       "orig_ci_high": orig + 1, "new_accuracy": 2 * orig - 100, "new_ci_low": 2 * orig - 102,
+                       "new_ci_high": 2 * orig - 98, "gap": 100 - orig})
+    fit, points, line = figure2_data(t1, 0.95)
+    assert fit.slope == pytest.approx(2.0) and fit.intercept == pytest.approx(-100.0)
+    assert list(points.columns)[:2] == ["model", "orig_accuracy"] and "gap" not in points
+    assert len(line) == 201 and line.x.iloc[0] == 88.0 and line.x.iloc[-1] == 100.0
+    assert np.allclose(line.fit, 2 * line.x - 100) and np.allclose(line.band_low, line.fit, atol=1e-6)
+    md = linear_fit_markdown(fit).splitlines()
+    assert md[0] == "| | slope | intercept (%) | R^2 | models |"
+    assert md[2].startswith("| this run | 2.00 ± 0.00 | -100.00 ± 0.00 | 1.000 | 4 |")
+    assert md[3] == "| Recht et al. (2018), Eq. (3) | 1.62 ± 0.04 | -65.51 ± 3.16 | | 30 |"

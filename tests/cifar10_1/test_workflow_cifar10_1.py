@@ -12,7 +12,10 @@ import tarfile
 
 import numpy as np
 import pandas as pd
+import pytest
 import yaml
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 WITH_ORIGINAL = ["table1.csv", "table1.md", "table4.csv", "table4.md", "linear_fit.csv", "linear_fit.md",

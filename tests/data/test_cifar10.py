@@ -114,6 +114,7 @@ def test_config_names_official_md5_and_offline_names_rebuild_md5(repo):
     assert offline["mirror"] == "../shared/data"
 
 
+@pytest.mark.slow  # reads and decompresses the whole 188 MB archive
 def test_mirror_archive_matches_rebuild_md5(shared_data):
     path = shared_data / ARCHIVE
     # the mirror holds the archive now: its absence is an error, not a skip

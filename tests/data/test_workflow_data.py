@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 import yaml
 
 from holdout.predictions import load_predictions
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 
@@ -95,3 +98,14 @@ def test_repeated_configfile_flag_stops_the_workflow(tmp_path, repo, workflow_ru
     ok = workflow_runner(tmp_path, "resources/raw/cifar-10/cifar-10-python.tar.gz",
                          configfiles=[repo / "config" / "offline.yaml", extra], extra=["-n"])
     assert "data_fetch_file" in ok.stdout
+def test_a_missing_mirror_folder_is_one_error_at_start_up(tmp_path, repo, workflow_runner):
+    """Issue 12: data.mirror naming a folder that does not exist stops the workflow before any job,
+    with one line naming the key and the folder (not dozens of missing-file warnings)."""
+    extra = tmp_path / "test.yaml"
+    extra.write_text(yaml.safe_dump({"data": {"mirror": str(tmp_path / "no-such-mirror")}}))
+    proc = workflow_runner(tmp_path, configfiles=[repo / "config" / "offline.yaml", extra], extra=["-n", "--"],
+                           check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert f"data.mirror: folder {tmp_path / 'no-such-mirror'} does not exist" in out
+    assert "not in the mirror" not in out

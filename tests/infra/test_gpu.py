@@ -33,6 +33,7 @@ def _holder(repo: Path, gpus: str, lock_dir: Path, seconds: float) -> subprocess
                             env=_env(repo), stdout=subprocess.PIPE, text=True)
 
 
+@pytest.mark.slow  # two holder processes for 3 s each
 def test_concurrent_jobs_get_distinct_gpus_and_a_third_waits(repo, tmp_path, monkeypatch):
     monkeypatch.delenv("SLURM_JOB_ID", raising=False)
     a = _holder(repo, "0,1", tmp_path, 3)

@@ -9,14 +9,15 @@ no CPU-only job (a rule in envs/analysis.yaml) asks for a GPU.
 from __future__ import annotations
 
 import importlib.util
-import sys
 import re
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from infra_workflow import TEST_WORKFLOW, run, snakemake_cmd
 
-from conftest import TEST_WORKFLOW, run, snakemake_cmd
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 EXECUTOR_KEYS = {"executor", "cores", "jobs", "resources", "default-resources", "set-resources",
                  "latency-wait", "retries", "keep-going"}
@@ -100,13 +101,19 @@ def test_slurm_profile_resolves_resources_from_environment(repo, slurm_plugin, t
     assert dict(jobs)["infra_simulate"]["mem_mb"] == "500"  # the rule's own value wins
 
 
-def test_real_workflow_under_slurm_profile(repo, slurm_plugin, tmp_path, shared_data):
+def _offline_here(repo: Path, shared_data: Path, tmp_path: Path) -> list[str]:
+    """--configfile options: config/offline.yaml with its mirror (relative to the repository,
+    not to ``tmp_path``, the working directory of these runs) made absolute."""
+    mirror = tmp_path / "mirror.yaml"
+    mirror.write_text(yaml.safe_dump({"data": {"mirror": str(shared_data)}}))
+    return ["--configfile", str(repo / "config/offline.yaml"), str(mirror)]
+
+
+def test_real_workflow_under_slurm_profile(repo, shared_data, slurm_plugin, tmp_path):
     """Every job of the real workflow resolves memory/runtime; CPU jobs request no GPU."""
     # offline.yaml's mirror ../shared/data is relative to the working directory (-d): give it absolute
     proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
-                "-n", "--profile", str(repo / "profiles/slurm"),
-                "--configfile", str(repo / "config/offline.yaml"), "--config", f"data={{mirror: {shared_data}}}"],
-               repo)
+                "-n", "--profile", str(repo / "profiles/slurm"), *_offline_here(repo, shared_data, tmp_path)], repo)
     jobs = dry_run_jobs(proc.stdout)
     assert jobs, proc.stdout[-3000:]
     envs = rule_envs(repo)
@@ -118,9 +125,8 @@ def test_real_workflow_under_slurm_profile(repo, slurm_plugin, tmp_path, shared_
             assert "gpu" not in res and "gres" not in res, f"CPU rule {rule} asks for a GPU: {res}"
 
 
-def test_real_workflow_under_local_profile(repo, tmp_path, shared_data):
+def test_real_workflow_under_local_profile(repo, shared_data, tmp_path):
     proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
                 "-n", "--profile", str(repo / "profiles/local"), "--resources", "gpu=2",
-                "--configfile", str(repo / "config/offline.yaml"), "--config", f"data={{mirror: {shared_data}}}"],
-               repo)
+                *_offline_here(repo, shared_data, tmp_path)], repo)
     assert "dry-run" in proc.stdout

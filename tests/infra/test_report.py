@@ -16,9 +16,9 @@ import sys
 import pytest
 
 import report_browser
-from conftest import run, snakemake_cmd
+from infra_workflow import run, snakemake_cmd
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # starts Snakemake and Chromium
 
 
 @pytest.fixture(scope="module")

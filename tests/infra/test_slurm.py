@@ -22,7 +22,7 @@ import pytest
 from holdout.predictions import load_predictions
 
 import slurm_cluster
-from conftest import run, snakemake_cmd
+from infra_workflow import run, snakemake_cmd
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 

@@ -194,6 +194,8 @@ def test_bad_description_names_file_and_key(tmp_path: Path, doc, key, problem):
         description_length(p)
     msg = str(err.value)
     assert msg.startswith(f"{p}: {key}"), msg
+    if not key.endswith("."):  # the key is the whole key, not the start of a longer one
+        assert msg.startswith(f"{p}: {key}: "), msg
     assert problem in msg, msg
 
 
@@ -203,4 +205,21 @@ def test_missing_file_and_invalid_yaml(tmp_path: Path):
     p = tmp_path / "broken.yaml"
     p.write_text("name: [unclosed\n")
     with pytest.raises(DescriptionError, match=r"broken\.yaml: not valid YAML"):
+        description_length(p)
+
+
+def test_schema_and_cycle_messages(tmp_path: Path):
+    """The structure is the JSON schema's (DESCRIPTION_SCHEMA); the cycle check names the cycle;
+    YAML's .inf is refused by key."""
+    import jsonschema
+
+    from holdout.rvw.core import DESCRIPTION_SCHEMA
+
+    jsonschema.Draft202012Validator.check_schema(DESCRIPTION_SCHEMA)
+    ops = {"a": ["add", "x", "c"], "b": ["add", "a"], "c": ["add", "b"]}
+    p = _write(tmp_path, {"name": "x", "parts": [{"math": {"symbols": ["x"], "operators": ops, "outputs": {"y": "c"}}}]})
+    with pytest.raises(DescriptionError, match=r"the computation graph has a cycle: (\w -> ){3}\w$"):
+        description_length(p)
+    p = _write(tmp_path, {"name": "x", "parts": [{"counted": {"bits": float("inf"), "what": "w"}}]}, "inf.yaml")
+    with pytest.raises(DescriptionError, match=r"inf\.yaml: parts\[0\]\.counted\.bits: expected a finite number"):
         description_length(p)

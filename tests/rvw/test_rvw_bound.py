@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import golden
 import numpy as np
 import pytest
 
@@ -29,7 +30,7 @@ def test_table1_resnet152_without_alexnet_729_bits_exact_8_4997_percent_paper_pr
     pins the exact value instead of the printed one.
     """
     b = rvw_bound(0.0449, 729, N)
-    assert b == pytest.approx(0.084997, abs=5e-7)
+    assert b == pytest.approx(golden.RVW_RESNET152_729_BITS_BOUND, abs=5e-7)
     assert pct2(b) == 8.50  # the printed 8.49 % is off by one in the last digit
 
 
@@ -121,3 +122,17 @@ def test_bound_monotone_in_bits_and_n_and_vectorised():
 def test_bound_rejects_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         rvw_bound(**kwargs)
+
+
+def test_rvw_table_markdown_layout():
+    """Arora & Zhang Tables 1-2 as printed: percentages to two decimals, the paper's values beside ours."""
+    from holdout.rvw.core import rvw_table, rvw_table_markdown
+
+    rows = [{"name": "ResNet-152", "setting": "w/", "test_error": 0.0449, "n": 50000, "bits": 426,
+             "paper_bits": 426, "paper_bound": 0.0739},
+            {"name": "mine", "test_error": 0.1, "n": 10000, "bits": 100}]
+    md = rvw_table_markdown(rvw_table(rows), "Table 1").splitlines()
+    assert md[:3] == ["### Table 1", "", "C = 5000, delta = 0.05; bound = fixed point of T(p), Theorem 3.1."]
+    assert md[5] == "|---|---|---:|---:|---:|---:|---:|---:|---:|:---:|"
+    assert md[6].startswith("| ResNet-152 | w/ | 4.49 % | 50000 | 426 | 7.39 % |") and md[6].endswith("| yes |")
+    assert md[7].startswith("| mine | | 10.00 % | 10000 | 100 |") and md[7].endswith("| | | |")

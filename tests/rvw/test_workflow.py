@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
+pytestmark = pytest.mark.slow  # starts Snakemake
+
 # conftest.run_workflow puts the targets right after `--configfile FILE`, whose argument list
 # (nargs="+") would swallow them; a flag in `extra` ends that list.
 END_LIST = ["--nolock"]

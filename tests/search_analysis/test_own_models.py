@@ -183,5 +183,5 @@ def test_table1_gains_rows_below_independent_errors():
     assert t.loc[1, "union_k"] == union_bound_k(10000, 0.1, 0.01, 0.05) > 0
     assert t.loc[1, ["similarity_k", "naive_bayes_k", "sb_gain", "nbb_gain"]].isna().all()
     assert "paper_sb_gain" not in t.columns
-    with pytest.raises(ValueError, match="similarity >="):  # what the guard avoids
+    with pytest.raises(ValueError, match="below the independent-errors similarity"):  # what the guard avoids
         bounds_table1(rows[1:], eps=0.01, delta=0.05)

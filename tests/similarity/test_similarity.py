@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+import golden
 import numpy as np
 import pytest
 import yaml
@@ -22,7 +23,6 @@ from holdout.similarity.core import (
     pairwise_similarity,
     resolve_subset,
     summarize_similarity,
-    gains_in_testable_models,
     upper_pairs,
 )
 
@@ -205,17 +205,6 @@ def test_resolve_subset_kinds_and_errors():
         resolve_subset(names, acc, {"name": "x", "top": 2, "match": "a"})
 
 
-def test_gains_in_testable_models_match_holdout_bounds():
-    """Mania Table 1's computation at its printed inputs (20 random DARTS models: 96.8%, 97.5%)."""
-    g = gains_in_testable_models(10_000, 0.968, 0.975, 0.01, 0.05)
-    k_ub = B.union_bound_k(10_000, 0.032, 0.01, 0.05)
-    assert g["k_union"] == k_ub
-    assert g["k_similarity"] == B.similarity_bound_k(10_000, 0.032, 0.975, 0.01, 0.05)
-    assert g["k_naive_bayes"] == B.naive_bayes_bound_k(10_000, 0.032, 0.975, 0.01, 0.05)
-    assert g["gain_similarity"] == pytest.approx(g["k_similarity"] / k_ub)
-    assert 9 < g["gain_similarity"] < 11  # paper: 9.9x (from rounded inputs: 9.6x)
-
-
 # ---------------------------------------------------------------------------
 # the ImageNet testbed from the mirror (Mania et al. Sec. 5.1, Fig. 1a, Fig. 4)
 # ---------------------------------------------------------------------------
@@ -245,9 +234,9 @@ def test_mania_sec51_fig1a_imagenet_64_conv_models(imagenet_val):
     assert s.num_pairs == 64 * 63 // 2
     assert f"{100 * s.mean_accuracy:.1f}" == "75.6"
     assert int(s.mean_similarity * 100) / 100 == 0.85
-    assert s.mean_similarity == pytest.approx(0.85548, abs=5e-5)
+    assert s.mean_similarity == pytest.approx(golden.IMAGENET_VAL_MEAN_SIMILARITY, abs=5e-5)
     assert s.mean_independent_similarity == pytest.approx(0.62, abs=0.012)
-    assert s.mean_independent_similarity == pytest.approx(0.63059, abs=5e-5)
+    assert s.mean_independent_similarity == pytest.approx(golden.IMAGENET_VAL_MEAN_INDEPENDENT_SIMILARITY, abs=5e-5)
     assert s.fraction_above_independent == 1.0  # every pair above its baseline, as in Fig. 1a
 
 
@@ -257,5 +246,5 @@ def test_mania_fig4_imagenet_difficulty(imagenet_val):
     On the 64 conv. models: 34.1% right by all, 57.7% with at most 6 wrong, 4.9% wrong by all.
     """
     d = difficulty_distribution(imagenet_val.errors())
-    assert [round(100 * d[0], 1), round(100 * d[6], 1), round(100 * (1 - d[63]), 1)] == [34.1, 57.7, 4.9]
+    assert [round(100 * d[0], 1), round(100 * d[6], 1), round(100 * (1 - d[63]), 1)] == golden.IMAGENET_VAL_DIFFICULTY_PERCENT
     assert abs(100 * (1 - d[63]) - 4.7) < 0.3

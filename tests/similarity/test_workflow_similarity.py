@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import golden
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,7 +15,13 @@ import yaml
 
 from holdout.bounds import core as B
 from holdout.predictions import load_predictions
-from holdout.similarity.core import difficulty_distribution, pairwise_similarity, upper_pairs
+from holdout.similarity.core import (
+    difficulty_distribution,
+    pairwise_similarity,
+    upper_pairs,
+)
+
+pytestmark = pytest.mark.slow  # starts Snakemake
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 FIGS = ["fig1a_pairs", "pairs_scatter", "fig4_difficulty", "covering_numbers"]
@@ -47,8 +54,8 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     setting = json.loads((res / "imagenet" / "setting.json").read_text())
     assert (setting["n"], setting["num_models"]) == (50_000, 64)
     assert f"{100 * setting['mean_accuracy']:.1f}" == "75.6"
-    assert setting["mean_similarity"] == pytest.approx(0.8555, abs=1e-4)
-    assert setting["mean_independent_similarity"] == pytest.approx(0.6306, abs=1e-4)
+    assert setting["mean_similarity"] == pytest.approx(golden.IMAGENET_VAL_MEAN_SIMILARITY, abs=1e-4)
+    assert setting["mean_independent_similarity"] == pytest.approx(golden.IMAGENET_VAL_MEAN_INDEPENDENT_SIMILARITY, abs=1e-4)
     pairs = pd.read_csv(res / "imagenet_val" / "pairs.csv")
     assert len(pairs) == 2016 and not pairs["model_i"].str.startswith("fv_").any()
     assert pairs["similarity"].mean() == pytest.approx(setting["mean_similarity"], abs=1e-6)

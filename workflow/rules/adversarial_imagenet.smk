@@ -46,7 +46,7 @@ rule adversarial_imagenet_figure5:
         figure=report(
             f"{ADV_IN_DIR}/figure5_{{model}}.png",
             caption="../report/adversarial_imagenet/figure5.rst",
-            category="Werpachowski et al.",
+            category="Werpachowski et al. 2019",
             subcategory="ImageNet",
         ),
         pdf=f"{ADV_IN_DIR}/figure5_{{model}}.pdf",
@@ -81,7 +81,7 @@ rule adversarial_imagenet_summary:
         summary=report(
             f"{ADV_IN_DIR}/summary.csv",
             caption="../report/adversarial_imagenet/summary.rst",
-            category="Werpachowski et al.",
+            category="Werpachowski et al. 2019",
             subcategory="ImageNet",
         ),
     params:

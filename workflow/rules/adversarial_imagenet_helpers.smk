@@ -29,7 +29,6 @@ def adversarial_imagenet_targets():
             "adversarial_imagenet.train_dir is set: give the ImageNet folder(s) in the config"
         )
     return expand(
-        f"{ADV_IN_DIR}/figure5_{{model}}.{{ext}}",
+        list(rules.adversarial_imagenet_figure5.output),
         model=adversarial_imagenet_models(),
-        ext=["png", "pdf", "csv"],
-    ) + [f"{ADV_IN_DIR}/summary.csv"]
+    ) + list(rules.adversarial_imagenet_summary.output)

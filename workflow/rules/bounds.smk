@@ -1,9 +1,9 @@
 # Stage: bounds. Mania et al. (2019): Figure 1b, Figure 2 (both panels) and Table 1,
 # from formulas only. Helpers and bounds_targets() (the final outputs that "rule all"
-# asks for) are in bounds_common.smk.
+# asks for) are in bounds_helpers.smk.
 
 
-include: "bounds_common.smk"
+include: "bounds_helpers.smk"
 
 
 rule bounds_setting:
@@ -11,7 +11,7 @@ rule bounds_setting:
     input:
         unpack(_bounds_setting_input),
     output:
-        "results/bounds/setting.json",
+        setting="results/bounds/setting.json",
     params:
         setting_from=lambda wildcards: _bounds_cfg()["setting_from"],
         setting=lambda wildcards: _bounds_cfg()["setting"],
@@ -32,7 +32,7 @@ rule bounds_setting:
 rule bounds_figure1b:
     """Mania et al. Fig. 1b: testable models, union vs similarity vs naive-Bayes bound."""
     input:
-        setting="results/bounds/setting.json",
+        setting=rules.bounds_setting.output.setting,
     output:
         csv="results/bounds/figure1b.csv",
         png=report(
@@ -63,7 +63,7 @@ rule bounds_figure1b:
 rule bounds_figure2_grid:
     """Mania et al. Fig. 2, one panel: gains over the union bound on a grid (vs eta or eps)."""
     input:
-        setting="results/bounds/setting.json",
+        setting=rules.bounds_setting.output.setting,
     output:
         csv="results/bounds/figure2_{panel}.csv",
     wildcard_constraints:
@@ -90,8 +90,8 @@ rule bounds_figure2_grid:
 rule bounds_figure2:
     """Mania et al. Fig. 2, both panels (log y axis), from the two grid CSVs beside it."""
     input:
-        similarity="results/bounds/figure2_similarity.csv",
-        eps="results/bounds/figure2_eps.csv",
+        similarity=expand(rules.bounds_figure2_grid.output.csv, panel="similarity")[0],
+        eps=expand(rules.bounds_figure2_grid.output.csv, panel="eps")[0],
     output:
         png=report(
             "results/bounds/figure2.png",

@@ -27,10 +27,7 @@ def cifar10_1_targets():
     sets = available_prediction_sets()
     if not {"cifar10_1_v4", "cifar10_1_v6"} <= sets:
         return []
-    out = [f"{C101_RESULTS}/new_test_accuracies.csv", f"{C101_RESULTS}/new_test_accuracies.md",
-           f"{C101_RESULTS}/table5.csv", f"{C101_RESULTS}/table5.md"]
+    out = list(rules.cifar10_1_new_test_sets.output)
     if "cifar10_original" in sets:
-        out += [f"{C101_RESULTS}/{name}" for name in (
-            "table1.csv", "table1.md", "table4.csv", "table4.md", "linear_fit.csv", "linear_fit.md",
-            "figure2.png", "figure2.pdf", "figure2.csv", "figure2_fit.csv")]
+        out += [*rules.cifar10_1_tables_1_4.output, *rules.cifar10_1_figure2.output]
     return out

@@ -1,6 +1,7 @@
 # Stage: data. Fetch (mirror or download, always verified) into resources/raw/ in the
 # mirror's layout, then convert into the one predictions format, resources/predictions/.
-# Helpers, available_prediction_sets() and data_targets() are in data_helpers.smk.
+# Helpers, available_prediction_sets() and data_targets() are in data_helpers.smk; which sets
+# can be built is holdout.data.availability. The three fetch rules share one definition.
 
 
 include: "data_helpers.smk"
@@ -29,10 +30,9 @@ rule data_fetch_file:
         "../scripts/data_fetch.py"
 
 
-rule data_fetch_cifar10_1_predictions:
-    """The 30 published models' predictions on one split (original, v4, v6), verified."""
+use rule data_fetch_file as data_fetch_cifar10_1_predictions with:
     output:
-        [f"{DATA_RAW}/{DATA_C101_PRED_DIR}/{{split}}_predictions/{m}_predictions.json" for m in DATA["cifar10_1_models"]],
+        [f"{DATA_RAW}/{p}" for p in data_c101_prediction_files("{split}")],
     wildcard_constraints:
         split="|".join(DATA_C101_SPLITS),
     params:
@@ -42,20 +42,14 @@ rule data_fetch_cifar10_1_predictions:
         log_path("data", "fetch_cifar10_1_{split}_predictions"),
     benchmark:
         bench_path("data", "fetch_cifar10_1_{split}_predictions")
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
     resources:
         mem_mb=attempt_scaled(512),
         runtime=attempt_scaled(30),
-    script:
-        "../scripts/data_fetch.py"
 
 
-rule data_fetch_imagenet_predictions:
-    """Top-5 predictions of the testbed models on one ImageNet dataset, verified."""
+use rule data_fetch_file as data_fetch_imagenet_predictions with:
     output:
-        [f"{DATA_RAW}/{DATA_IMAGENET_PRED_DIR}/{{dataset}}/{m}.npy" for m in DATA["imagenet_models"]],
+        [f"{DATA_RAW}/{p}" for p in data_imagenet_prediction_files("{dataset}")],
     wildcard_constraints:
         dataset="|".join(re.escape(d) for d in DATA["imagenet_datasets"].values()) or "NO_DATASET",
     params:
@@ -65,21 +59,16 @@ rule data_fetch_imagenet_predictions:
         log_path("data", "fetch_imagenet_{dataset}_predictions"),
     benchmark:
         bench_path("data", "fetch_imagenet_{dataset}_predictions")
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(60),
-    script:
-        "../scripts/data_fetch.py"
 
 
 rule data_convert_cifar10_1:
     """CIFAR-10.1 v4 / v6: published predictions + labels -> predictions format."""
     input:
         labels=f"{DATA_RAW}/CIFAR-10.1/datasets/cifar10.1_{{version}}_labels.npy",
-        predictions=[f"{DATA_RAW}/{DATA_C101_PRED_DIR}/{{version}}_predictions/{m}_predictions.json" for m in DATA["cifar10_1_models"]],
+        predictions=[f"{DATA_RAW}/{p}" for p in data_c101_prediction_files("{version}")],
     output:
         f"{DATA_PRED}/cifar10_1_{{version}}.npz",
     wildcard_constraints:

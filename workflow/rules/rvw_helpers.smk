@@ -42,4 +42,4 @@ def rvw_targets():
     """Final outputs of the rvw stage (empty when the stage is disabled)."""
     if not study_enabled("rvw"):
         return []
-    return [f"results/rvw/{t}.{ext}" for t in rvw_tables() for ext in ("csv", "md")]
+    return expand(list(rules.rvw_table.output), table=list(rvw_tables()))

@@ -42,36 +42,36 @@ rule similarity_analyse:
 
 rule similarity_plots:
     input:
-        summary="results/similarity/{set}/summary.json",
-        pairs="results/similarity/{set}/pairs.csv",
-        covering="results/similarity/{set}/covering_numbers.csv",
-        difficulty="results/similarity/{set}/difficulty.csv",
+        summary=rules.similarity_analyse.output.summary,
+        pairs=rules.similarity_analyse.output.pairs,
+        covering=rules.similarity_analyse.output.covering,
+        difficulty=rules.similarity_analyse.output.difficulty,
     output:
         fig1a_png=report(
             "results/similarity/{set}/fig1a_pairs.png",
             caption="../report/similarity/fig1a_pairs.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         fig1a_pdf="results/similarity/{set}/fig1a_pairs.pdf",
         scatter_png=report(
             "results/similarity/{set}/pairs_scatter.png",
             caption="../report/similarity/pairs_scatter.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         scatter_pdf="results/similarity/{set}/pairs_scatter.pdf",
         fig4_png=report(
             "results/similarity/{set}/fig4_difficulty.png",
             caption="../report/similarity/fig4_difficulty.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         fig4_pdf="results/similarity/{set}/fig4_difficulty.pdf",
         cover_png=report(
             "results/similarity/{set}/covering_numbers.png",
             caption="../report/similarity/covering_numbers.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Similarity: {set}",
         ),
         cover_pdf="results/similarity/{set}/covering_numbers.pdf",
@@ -93,12 +93,12 @@ rule similarity_plots:
 
 rule similarity_setting:
     input:
-        summary=lambda wc: f"results/similarity/{config['similarity']['setting_set']}/summary.json",
+        summary=lambda wc: expand(rules.similarity_analyse.output.summary, set=config["similarity"]["setting_set"])[0],
     output:
         setting=report(
             "results/similarity/imagenet/setting.json",
             caption="../report/similarity/setting.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Measured setting (bounds inputs)",
         ),
     log:
@@ -142,12 +142,12 @@ rule similarity_table1_set:
 
 rule similarity_table1:
     input:
-        tables=lambda wc: expand("results/similarity/{set}/table1.csv", set=similarity_table1_sets()),
+        tables=lambda wc: expand(rules.similarity_table1_set.output.table, set=similarity_table1_sets()),
     output:
         csv=report(
             "results/similarity/table1.csv",
             caption="../report/similarity/table1.rst",
-            category="Mania et al. (2019)",
+            category="Mania et al. 2019",
             subcategory="Table 1 (testable models)",
         ),
         md="results/similarity/table1.md",

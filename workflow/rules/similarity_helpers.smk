@@ -8,7 +8,6 @@ SIMILARITY_LABELS = {
     "cifar10_1_v4": "CIFAR-10.1 v4",
     "cifar10_1_v6": "CIFAR-10.1 v6",
 }
-SIMILARITY_FIGURES = ["fig1a_pairs", "pairs_scatter", "fig4_difficulty", "covering_numbers"]
 
 
 def similarity_label(name):
@@ -37,10 +36,10 @@ def similarity_targets():
     if not study_enabled("similarity"):
         return []
     sets = similarity_sets()
-    targets = expand("results/similarity/{set}/{fig}.png", set=sets, fig=SIMILARITY_FIGURES)
-    targets += expand("results/similarity/{set}/summary.json", set=sets)
+    targets = expand(list(rules.similarity_plots.output), set=sets)
+    targets += expand(rules.similarity_analyse.output.summary, set=sets)
     if config["similarity"]["setting_set"] in sets:
-        targets.append("results/similarity/imagenet/setting.json")
+        targets += list(rules.similarity_setting.output)
     if similarity_table1_sets():
-        targets += ["results/similarity/table1.csv", "results/similarity/table1.md"]
+        targets += list(rules.similarity_table1.output)
     return targets

@@ -9,16 +9,10 @@ import pandas as pd
 from holdout.adversarial import imagenet as inet
 from holdout.runlog import script_logger, timed
 
-log = script_logger(snakemake.log[0])
-cfg = snakemake.params.cfg
-
-frames = {}
-for path in snakemake.input.per_image:  # .../<model>/<split>/per_image.csv
-    model, split = Path(path).parts[-3:-1]
-    frames[model, split] = pd.read_csv(path)
+log = script_logger(snakemake.log[0])  # noqa: F821
+# .../<model>/<split>/per_image.csv
+frames = {tuple(Path(p).parts[-3:-1]): pd.read_csv(p) for p in snakemake.input.per_image}  # noqa: F821
 with timed(log, "summary"):
-    table = inet.summary_table(frames, confidence_delta=float(cfg["confidence_delta"]))
-table.to_csv(snakemake.output.summary, index=False)
-for _, r in table.iterrows():
-    log.info("%s %s %s: m=%d R_S=%.4f R_g=%.4f p=%.4g", r["model"], r["split"], r["attack"], r["m"],
-             r["R_S"], r["R_g"], r["p_value"])
+    table = inet.summary_table(frames, confidence_delta=float(snakemake.params.cfg["confidence_delta"]))  # noqa: F821
+table.to_csv(snakemake.output.summary, index=False)  # noqa: F821
+log.info("summary:\n%s", table.to_string())

@@ -3,11 +3,10 @@
 import pandas as pd
 
 from holdout.bounds.plots import figure2
+from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821
-
+inp, out = snakemake.input, snakemake.output  # noqa: F821
 with timed(log, "figure 2 plot"):
-    fig = figure2(pd.read_csv(snakemake.input.similarity), pd.read_csv(snakemake.input.eps))  # noqa: F821
-    fig.savefig(snakemake.output.png, dpi=150)  # noqa: F821
-    fig.savefig(snakemake.output.pdf)  # noqa: F821
+    save_figure(figure2(pd.read_csv(inp.similarity), pd.read_csv(inp.eps)), out.png, out.pdf)

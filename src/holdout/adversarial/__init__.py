@@ -9,7 +9,7 @@
 
 from holdout.adversarial.stats import (
     IntervalTestResult,
-    TestResult,
+    OverfittingTestResult,
     adversarial_risk,
     bernstein_bound,
     bernstein_p_value,
@@ -17,12 +17,12 @@ from holdout.adversarial.stats import (
     n_model_test,
     pairwise_test,
     t_statistic,
-    test_error,
+    empirical_error,
 )
 
 __all__ = [
     "IntervalTestResult",
-    "TestResult",
+    "OverfittingTestResult",
     "adversarial_risk",
     "bernstein_bound",
     "bernstein_p_value",
@@ -30,5 +30,5 @@ __all__ = [
     "n_model_test",
     "pairwise_test",
     "t_statistic",
-    "test_error",
+    "empirical_error",
 ]

@@ -25,9 +25,9 @@ import logging
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -49,8 +49,11 @@ __all__ = [
     "attack_range",
     "build_model",
     "canvas_transform",
+    "describe_result",
     "figure5_table",
+    "figure5_tables",
     "image_folder",
+    "image_paths",
     "resolve_device",
     "result_frame",
     "run_study",
@@ -252,6 +255,21 @@ def result_frame(result: TranslationAttackResult, paths: Sequence[str]) -> pd.Da
     return df
 
 
+def image_paths(dataset: Any, root: str | Path, indices: Sequence[int]) -> list[str]:
+    """The paths, relative to ``root``, of the images ``indices`` of an :func:`image_folder` dataset."""
+    return [str(Path(dataset.samples[int(i)][0]).relative_to(Path(root))) for i in indices]
+
+
+def describe_result(result: TranslationAttackResult) -> str:
+    """One log line: test error R_S, forward passes per image, success rate of every attack on the
+    correctly classified images."""
+    correct = result.losses == 0
+    rates = ", ".join(f"{a} {o.adv_losses[correct].mean():.4f}" for a, o in result.outcomes.items()) \
+        if correct.any() else "no correctly classified image"
+    return (f"test error {result.losses.mean():.4f}; {result.forward_passes.mean():.1f} forward passes per image; "
+            f"success rates: {rates}")
+
+
 # ---------------------------------------------------------------------------
 # the tests on the per-image results (Sec. 3, Figure 5)
 # ---------------------------------------------------------------------------
@@ -320,6 +338,25 @@ def figure5_table(
         for a in _attack_columns(df):
             rows.append({"attack": a, "sample_size": m, **_tests(sub, a, confidence_delta)})
     return pd.DataFrame(rows)
+
+
+def figure5_tables(
+    frames: Mapping[str, pd.DataFrame],
+    model: str,
+    sample_sizes: Sequence[int],
+    *,
+    seed: int,
+    confidence_delta: float = 0.025,
+) -> pd.DataFrame:
+    """:func:`figure5_table` of every split (``frames``: split -> per-image table of ``model``),
+    one table with columns ``model`` and ``split`` first (``figure5_<model>.csv``)."""
+    tables = []
+    for split, df in frames.items():
+        t = figure5_table(df, sample_sizes, seed=seed, confidence_delta=confidence_delta)
+        t.insert(0, "split", split)
+        t.insert(0, "model", model)
+        tables.append(t)
+    return pd.concat(tables, ignore_index=True)
 
 
 def summary_table(frames: dict[tuple[str, str], pd.DataFrame], confidence_delta: float = 0.025) -> pd.DataFrame:

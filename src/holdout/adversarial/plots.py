@@ -9,7 +9,6 @@ the exact values plotted; each ``plot_*`` function draws such a table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import matplotlib
 
@@ -31,7 +30,7 @@ __all__ = [
     "plot_histograms",
     "plot_risks",
     "risk_table",
-    "save_figure",
+    "synthetic_figures",
 ]
 
 CASES = ("independent", "dependent")
@@ -43,15 +42,6 @@ Q975 = (0.0125, 0.9875)
 
 def _colour(n: int) -> str:
     return N_COLOURS.get(int(n), f"C{(int(n) % 10)}")
-
-
-def save_figure(fig: plt.Figure, path: str | Path) -> None:
-    """Save ``fig`` as PNG at ``path`` and as PDF beside it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150, bbox_inches="tight")
-    fig.savefig(path.with_suffix(".pdf"), bbox_inches="tight")
-    plt.close(fig)
 
 
 # ---------------------------------------------------------------------------
@@ -214,22 +204,29 @@ def plot_figure7_pvalues(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def plot_risks(table: pd.DataFrame) -> plt.Figure:
-    """Figure 7 row 2: R_g and R_S (and R(f) for the dependent case) with 97.5% intervals."""
-    fig, axes = _two_panels("Figure 7, row 2: risk estimates (mean, empirical 97.5% interval over runs)")
-    names = {"adversarial_risk": (r"$\hat R_g(f)$", "C0"), "test_error": (r"$\hat R_S(f)$", "C1"),
-             "true_risk": (r"$R(f)$", "C2")}
+def _band_panels(axes: np.ndarray, table: pd.DataFrame, column: str,
+                 series: Mapping[str, Mapping[str, tuple[str, str]]]) -> None:
+    """Per case (one panel each), for every value of ``column`` in ``series[case]`` (value ->
+    (label, colour)): the mean over runs against eps and its empirical interval [lo, hi]."""
     for ax, case in zip(axes, CASES):
         d = table[table["case"] == case]
-        for q, (label, c) in names.items():
-            if q == "true_risk" and case == "independent":
-                continue  # the paper omits it there (R(f) ~ R_S)
-            e = d[d["quantity"] == q]
+        for value, (label, c) in series[case].items():
+            e = d[d[column] == value]
             ax.plot(e["eps"], e["mean"], color=c, lw=1.5, label=label)
             ax.fill_between(e["eps"], e["lo"], e["hi"], color=c, alpha=0.15, lw=0)
         _eps_axis(ax)
         ax.set_ylim(-0.02, 1.02)
         ax.legend(fontsize=8, frameon=False)
+
+
+def plot_risks(table: pd.DataFrame) -> plt.Figure:
+    """Figure 7 row 2: R_g and R_S (and R(f) for the dependent case) with 97.5% intervals."""
+    fig, axes = _two_panels("Figure 7, row 2: risk estimates (mean, empirical 97.5% interval over runs)")
+    names = {"adversarial_risk": (r"$\hat R_g(f)$", "C0"), "test_error": (r"$\hat R_S(f)$", "C1"),
+             "true_risk": (r"$R(f)$", "C2")}
+    # the paper omits R(f) in the independent case (there R(f) ~ R_S)
+    independent = {q: v for q, v in names.items() if q != "true_risk"}
+    _band_panels(axes, table, "quantity", {"independent": independent, "dependent": names})
     axes[0].set_ylabel("error")
     return fig
 
@@ -238,16 +235,8 @@ def plot_densities(table: pd.DataFrame) -> plt.Figure:
     """Figure 7 row 3: average h_g of originally misclassified points and of successful
     adversarial examples, with empirical 97.5% intervals."""
     fig, axes = _two_panels("Figure 7, row 3: average density $h_g$")
-    for ax, case in zip(axes, CASES):
-        d = table[table["case"] == case]
-        for kind, label, c in (("misclassified", "original misclassified", "C0"),
-                               ("adversarial", "adversarial", "C1")):
-            e = d[d["kind"] == kind]
-            ax.plot(e["eps"], e["mean"], color=c, lw=1.5, label=label)
-            ax.fill_between(e["eps"], e["lo"], e["hi"], color=c, alpha=0.15, lw=0)
-        _eps_axis(ax)
-        ax.set_ylim(-0.02, 1.02)
-        ax.legend(fontsize=8, frameon=False)
+    kinds = {"misclassified": ("original misclassified", "C0"), "adversarial": ("adversarial", "C1")}
+    _band_panels(axes, table, "kind", {case: kinds for case in CASES})
     axes[0].set_ylabel(r"average $h_g$")
     return fig
 
@@ -286,3 +275,17 @@ def plot_figure8(table: pd.DataFrame) -> plt.Figure:
         ax.set_ylabel("PDF")
         ax.legend(fontsize=8, frameon=False)
     return fig
+
+
+def synthetic_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, plt.Figure]:
+    """Every figure of the synthetic experiment from the tables of
+    :func:`holdout.adversarial.study.synthetic_figure_tables`, keyed figure4, figure7_pvalues,
+    risks, densities, histograms, figure8."""
+    return {
+        "figure4": plot_figure4(tables["figure4"]),
+        "figure7_pvalues": plot_figure7_pvalues(tables["figure4"]),
+        "risks": plot_risks(tables["risks"]),
+        "densities": plot_densities(tables["densities"]),
+        "histograms": plot_histograms(tables["histograms"]),
+        "figure8": plot_figure8(tables["figure8"]),
+    }

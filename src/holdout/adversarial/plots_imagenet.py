@@ -6,7 +6,6 @@ Every plotted value comes from the table of
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import matplotlib
 
@@ -14,7 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-__all__ = ["plot_figure5", "save_figure"]
+__all__ = ["plot_figure5"]
 
 _STYLE = {
     "strongest": dict(color="tab:blue", marker="o"),
@@ -60,12 +59,3 @@ def plot_figure5(table: pd.DataFrame, model: str) -> plt.Figure:
         ax.set_title("strongest AEG, 97.5% intervals")
     fig.tight_layout()
     return fig
-
-
-def save_figure(fig: plt.Figure, png: str | Path) -> None:
-    """Write ``png`` and the PDF beside it, then close the figure."""
-    png = Path(png)
-    png.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(png, dpi=150)
-    fig.savefig(png.with_suffix(".pdf"))
-    plt.close(fig)

@@ -23,7 +23,7 @@ import numpy as np
 
 __all__ = [
     "IntervalTestResult",
-    "TestResult",
+    "OverfittingTestResult",
     "adversarial_risk",
     "bernstein_bound",
     "bernstein_p_value",
@@ -32,7 +32,7 @@ __all__ = [
     "n_model_test",
     "pairwise_test",
     "t_statistic",
-    "test_error",
+    "empirical_error",
 ]
 
 #: relative slack when comparing an observed range with the claimed U
@@ -109,12 +109,10 @@ def weighted_adversarial_losses(adv_losses: object, densities: object) -> np.nda
     return out
 
 
-def test_error(losses: object) -> float:
+def empirical_error(losses: object) -> float:
     """Empirical test error R_S(f) = (1/m) sum_i L(f, X_i) (Sec. 2)."""
     return float(np.mean(_check_losses(_as_1d(losses, "losses"), "losses")))
 
-
-test_error.__test__ = False  # type: ignore[attr-defined]  # a function named test_*, not a pytest test
 
 
 def adversarial_risk(adv_losses: object, densities: object) -> float:
@@ -199,7 +197,7 @@ def bernstein_p_value(m: int, variance: float, statistic: float, U: float) -> tu
 # tests (Sec. 3)
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TestResult:
+class OverfittingTestResult:
     """Outcome of the pairwise test (6)-(7) or the N-model test (Sec. 3.3).
 
     ``statistic`` is T_{S,g}(f) = R_g - R_S (signed; the test uses its absolute
@@ -250,7 +248,7 @@ def _check_range(t: np.ndarray, U: float, expected_range: tuple[float, float] | 
 
 def pairwise_test(
     t: object, U: float, expected_range: tuple[float, float] | None = None
-) -> TestResult:
+) -> OverfittingTestResult:
     """Pairwise independence test of Sec. 3.2: reject (H) when |T_{S,g}| > B(m, sigma_T^2, delta, U)
     (eq. 6); the p-value is the delta of eq. (7), capped at 1.
 
@@ -268,12 +266,12 @@ def pairwise_test(
     mean = float(tt.mean())
     variance = float(np.mean((tt - mean) ** 2))
     p, log_p = bernstein_p_value(m, variance, mean, U)
-    return TestResult(statistic=mean, p_value=p, m=m, variance=variance, U=U, log_p_value=log_p)
+    return OverfittingTestResult(statistic=mean, p_value=p, m=m, variance=variance, U=U, log_p_value=log_p)
 
 
 def n_model_test(
     t_matrix: object, U: float, expected_range: tuple[float, float] | None = None
-) -> TestResult:
+) -> OverfittingTestResult:
     """N-model test of Sec. 3.3: average the statistics of N independently trained
     models per example, Tbar_i = (1/N) sum_j T_{i,g_j}(f_j), then apply the pairwise
     test (6)-(7) to the Tbar_i (their range is at most that of the T_i, so the same
@@ -295,7 +293,7 @@ def n_model_test(
         except ValueError as err:
             raise ValueError(f"model {j} of t_matrix: {err}") from None
     res = pairwise_test(tm.mean(axis=0), U, expected_range)
-    return TestResult(
+    return OverfittingTestResult(
         statistic=res.statistic,
         p_value=res.p_value,
         m=res.m,

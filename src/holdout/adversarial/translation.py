@@ -482,16 +482,13 @@ def translation_attacks(
         )
 
 
-def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins, attacks, seed,
-                         indices, batch_size, device, log) -> TranslationAttackResult:
-    import torch
-
+def _check_inputs(canvases, labels, window, eps, norm, origins, attacks, indices, batch_size):
+    """Validated inputs: attacks, V, canvases, labels, window origins, indices, window (h, w)."""
     attacks = tuple(attacks)
     unknown = [a for a in attacks if a not in ATTACKS]
     if unknown or not attacks or len(set(attacks)) != len(attacks):
         raise ValueError(f"attacks must be distinct names from {ATTACKS}, got {attacks}")
     V = translation_set(eps, norm)
-    R = required_margin(eps)
     canv = _as_canvases(canvases)
     n = len(canv)
     if n == 0:
@@ -513,7 +510,86 @@ def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins,
         check_canvas(tuple(c.shape[1:]), (h, w), tuple(orig[k]), eps, name=f"canvas {int(idx[k])}")
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    return attacks, V, canv, labels, orig, idx, (h, w)
 
+
+def _neighbours(points: np.ndarray, sel: np.ndarray, V: TranslationSet) -> tuple[np.ndarray, np.ndarray]:
+    """(image, position) of every translation ``points[sel] + v``, v in V (``len(V)`` per image)."""
+    return np.repeat(sel, len(V)), (points[sel][:, None, :] + V.offsets[None]).reshape(-1, 2)
+
+
+def _stage_a(cache: _WindowCache, attacks, V: TranslationSet, seed: int, idx: np.ndarray):
+    """Stage A: the original window and its translations, for every image; the loss, the target
+    offset of every attack and its adversarial loss. Returns (forward passes, losses, targets, adv)."""
+    n = idx.size
+    all_img = np.arange(n, dtype=np.int64)
+    zero_and_v = np.concatenate([np.zeros((1, 2), np.int64), V.offsets])
+    n_a = cache.ensure(np.repeat(all_img, len(V) + 1), np.tile(zero_and_v, (n, 1)))
+    zeros = np.zeros((n, 2), np.int64)
+    losses = cache.lookup(cache.mis, all_img, zeros).astype(np.float64)
+    targets: dict[str, np.ndarray] = {}
+    for a in attacks:
+        if a in DETERMINISTIC_ATTACKS:
+            targets[a] = _deterministic_targets(cache, a, V, all_img, zeros)
+        else:
+            t = _random_offsets(a, V, seed, idx)
+            t[losses == 1] = 0  # G2: misclassified images stay
+            targets[a] = t
+    adv = {a: cache.lookup(cache.mis, all_img, targets[a]).astype(np.float64) for a in attacks}
+    return n_a, losses, targets, adv
+
+
+def _stage_b(cache: _WindowCache, attacks, V: TranslationSet, targets, adv) -> int:
+    """Stage B: the neighbourhood x' + V of every misclassified adversarial point."""
+    pairs = [_neighbours(targets[a], np.flatnonzero(adv[a] == 1), V) for a in attacks]
+    return cache.ensure(np.concatenate([i for i, _ in pairs]), np.concatenate([p for _, p in pairs]))
+
+
+def _stage_c(cache: _WindowCache, attacks, V: TranslationSet, targets, adv) -> int:
+    """Stage C: translations x'' + V of the correctly classified neighbours x'' (the deterministic
+    attacks' density needs g(x''))."""
+    need_img, need_pos = [np.zeros(0, np.int64)], [np.zeros((0, 2), np.int64)]
+    for a in attacks:
+        if a not in DETERMINISTIC_ATTACKS:
+            continue
+        nb_img, nb_pos = _neighbours(targets[a], np.flatnonzero(adv[a] == 1), V)
+        ok = cache.lookup(cache.mis, nb_img, nb_pos) == 0
+        need_img.append(np.repeat(nb_img[ok], len(V)))
+        need_pos.append((nb_pos[ok][:, None, :] + V.offsets[None]).reshape(-1, 2))
+    return cache.ensure(np.concatenate(need_img), np.concatenate(need_pos))
+
+
+def _outcome(cache: _WindowCache, a: str, V: TranslationSet, target: np.ndarray, adv: np.ndarray,
+             losses: np.ndarray) -> AttackOutcome:
+    """The densities of eqs. (8) (deterministic attacks: how many neighbours the attack maps onto
+    the adversarial point) and (9) (random attacks: the chance of landing there) of one attack."""
+    nV = len(V)
+    sel = np.flatnonzero(adv == 1)
+    count = np.full(losses.size, np.nan)
+    if sel.size:
+        nb_img, nb_pos = _neighbours(target, sel, V)
+        if a in DETERMINISTIC_ATTACKS:
+            g_nb = _deterministic_targets(cache, a, V, nb_img, nb_pos)
+            hits = np.all(g_nb == np.repeat(target[sel], nV, axis=0), axis=1)
+            count[sel] = hits.reshape(-1, nV).sum(axis=1)
+            succ = sel[losses[sel] == 0]
+            if np.any(count[succ] < 1):
+                raise RuntimeError("internal error: a successful adversarial point is not the image of its source")
+        else:
+            correct = cache.lookup(cache.mis, nb_img, nb_pos) == 0
+            p = 1.0 / nV if a == "random" else 1.0 / (nV + 1)
+            count[sel] = correct.reshape(-1, nV).sum(axis=1) * p
+    dens = np.where(adv == 1, 1.0 / (1.0 + count), np.nan)
+    return AttackOutcome(attack=a, offsets=target, adv_losses=adv, n_neighbours=count, densities=dens)
+
+
+def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins, attacks, seed,
+                         indices, batch_size, device, log) -> TranslationAttackResult:
+    import torch
+
+    attacks, V, canv, labels, orig, idx, hw = _check_inputs(
+        canvases, labels, window, eps, norm, origins, attacks, indices, batch_size)
+    n = len(canv)
     if device is None:
         param = next(iter(model.parameters()), None)
         device = param.device if param is not None else torch.device("cpu")
@@ -523,99 +599,21 @@ def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins,
     model.eval()
     t0 = time.perf_counter()
     try:
-        cache = _WindowCache(model, canv, labels, orig, (h, w), R, batch_size, device)
-        all_img = np.arange(n, dtype=np.int64)
-        nV = len(V)
-        zero_and_v = np.concatenate([np.zeros((1, 2), np.int64), V.offsets])
-
-        # stage A: the original window and its translations, for every image
-        n_a = cache.ensure(np.repeat(all_img, nV + 1), np.tile(zero_and_v, (n, 1)))
-        zeros = np.zeros((n, 2), np.int64)
-        losses = cache.lookup(cache.mis, all_img, zeros).astype(np.float64)
-
-        targets: dict[str, np.ndarray] = {}
-        for a in attacks:
-            if a in DETERMINISTIC_ATTACKS:
-                targets[a] = _deterministic_targets(cache, a, V, all_img, zeros)
-            else:
-                t = _random_offsets(a, V, seed, idx)
-                t[losses == 1] = 0  # G2: misclassified images stay
-                targets[a] = t
-        adv = {a: cache.lookup(cache.mis, all_img, targets[a]).astype(np.float64) for a in attacks}
-
-        # stage B: the neighbourhood x' + V of every misclassified adversarial point
-        need_img, need_pos = [], []
-        for a in attacks:
-            sel = np.flatnonzero(adv[a] == 1)
-            need_img.append(np.repeat(sel, nV))
-            need_pos.append((targets[a][sel][:, None, :] + V.offsets[None]).reshape(-1, 2))
-        n_b = cache.ensure(np.concatenate(need_img), np.concatenate(need_pos))
-
-        # stage C: translations x'' + V of the correctly classified neighbours x''
-        # (the deterministic attacks' density needs g(x''))
-        need_img, need_pos = [], []
-        for a in attacks:
-            if a not in DETERMINISTIC_ATTACKS:
-                continue
-            sel = np.flatnonzero(adv[a] == 1)
-            nb_img = np.repeat(sel, nV)
-            nb_pos = (targets[a][sel][:, None, :] + V.offsets[None]).reshape(-1, 2)
-            ok = cache.lookup(cache.mis, nb_img, nb_pos) == 0
-            need_img.append(np.repeat(nb_img[ok], nV))
-            need_pos.append((nb_pos[ok][:, None, :] + V.offsets[None]).reshape(-1, 2))
-        n_c = cache.ensure(
-            np.concatenate(need_img) if need_img else np.zeros(0, np.int64),
-            np.concatenate(need_pos) if need_pos else np.zeros((0, 2), np.int64),
-        )
-
-        # densities, eqs. (8) and (9)
-        outcomes: dict[str, AttackOutcome] = {}
-        for a in attacks:
-            sel = np.flatnonzero(adv[a] == 1)
-            count = np.full(n, np.nan)
-            if sel.size:
-                b = targets[a][sel]
-                nb_img = np.repeat(sel, nV)
-                nb_pos = (b[:, None, :] + V.offsets[None]).reshape(-1, 2)
-                if a in DETERMINISTIC_ATTACKS:
-                    g_nb = _deterministic_targets(cache, a, V, nb_img, nb_pos)
-                    hits = np.all(g_nb == np.repeat(b, nV, axis=0), axis=1)
-                    count[sel] = hits.reshape(-1, nV).sum(axis=1)
-                    succ = sel[losses[sel] == 0]
-                    if np.any(count[succ] < 1):
-                        raise RuntimeError(
-                            "internal error: a successful adversarial point is not the image of its source"
-                        )
-                else:
-                    correct = cache.lookup(cache.mis, nb_img, nb_pos) == 0
-                    p = 1.0 / nV if a == "random" else 1.0 / (nV + 1)
-                    count[sel] = correct.reshape(-1, nV).sum(axis=1) * p
-            dens = np.where(adv[a] == 1, 1.0 / (1.0 + count), np.nan)
-            outcomes[a] = AttackOutcome(
-                attack=a,
-                offsets=targets[a],
-                adv_losses=adv[a],
-                n_neighbours=count,
-                densities=dens,
-            )
+        cache = _WindowCache(model, canv, labels, orig, hw, required_margin(eps), batch_size, device)
+        n_a, losses, targets, adv = _stage_a(cache, attacks, V, seed, idx)
+        n_b = _stage_b(cache, attacks, V, targets, adv)
+        n_c = _stage_c(cache, attacks, V, targets, adv)
+        outcomes = {a: _outcome(cache, a, V, targets[a], adv[a], losses) for a in attacks}
         forward = (cache.mis >= 0).reshape(n, -1).sum(axis=1).astype(np.int64)
     finally:
         for mod, mode in modes:
             mod.training = mode
     if log is not None:
-        dt = time.perf_counter() - t0
         log.info(
             "translation attacks on %d images (eps=%g, %s-norm, |V|=%d): %d forward passes "
             "(stage A %d, B %d, C %d; %.1f per image) in %d batches, %.2f s",
-            n, V.eps, V.norm, nV, n_a + n_b + n_c, n_a, n_b, n_c,
-            (n_a + n_b + n_c) / max(n, 1), cache.calls, dt,
+            n, V.eps, V.norm, len(V), n_a + n_b + n_c, n_a, n_b, n_c,
+            (n_a + n_b + n_c) / max(n, 1), cache.calls, time.perf_counter() - t0,
         )
-    return TranslationAttackResult(
-        labels=labels,
-        losses=losses,
-        outcomes=outcomes,
-        forward_passes=forward,
-        indices=idx,
-        translations=V,
-        seed=int(seed),
-    )
+    return TranslationAttackResult(labels=labels, losses=losses, outcomes=outcomes, forward_passes=forward,
+                                   indices=idx, translations=V, seed=int(seed))

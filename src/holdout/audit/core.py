@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.bounds.core import union_bound_k
-from holdout.bounds.study import testable_models
+from holdout.bounds.study import count_testable_models
 from holdout.cifar10_1.recht import (
     LinearFit,
     accuracy_table,
@@ -269,7 +269,7 @@ def bounds_lens(n: int, mean_accuracy: float, mean_similarity: float, eps: float
         raise AuditError(f"mean accuracy {mean_accuracy} leaves no error rate in (0, 1) for the bounds")
     sim = float(mean_similarity)
     if sim >= error * error + (1.0 - error) * (1.0 - error):
-        tm = testable_models(int(n), error, sim, eps, delta)
+        tm = count_testable_models(int(n), error, sim, eps, delta)
         ks = (tm.union_k, tm.similarity_k, tm.naive_bayes_k)
     else:
         ks = (union_bound_k(int(n), error, eps, delta), None, None)

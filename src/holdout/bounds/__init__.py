@@ -28,13 +28,17 @@ from holdout.bounds.core import (
 from holdout.bounds.study import (
     Setting,
     load_measured_setting,
-    TestableModels,
-    testable_models,
+    ModelCounts,
+    count_testable_models,
     gain_grid,
     figure1b_table,
     table1,
     fmt_gain,
     table1_markdown,
+    figure2_panel,
+    load_setting,
+    save_setting,
+    table1_notes,
 )
 
 __all__ = [
@@ -62,11 +66,15 @@ __all__ = [
     "corollary4_eps",
     "Setting",
     "load_measured_setting",
-    "TestableModels",
-    "testable_models",
+    "ModelCounts",
+    "count_testable_models",
     "gain_grid",
     "figure1b_table",
     "table1",
     "fmt_gain",
     "table1_markdown",
+    "figure2_panel",
+    "load_setting",
+    "save_setting",
+    "table1_notes",
 ]

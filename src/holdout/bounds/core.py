@@ -31,9 +31,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import bdtr, bdtrc, gammaln, xlogy
 
 __all__ = [
@@ -126,15 +127,25 @@ def _check_cover(cover_size: float) -> float:
 # ---------------------------------------------------------------------------
 
 
-def independent_similarity(error_1: float, error_2: float | None = None) -> float:
+def independent_similarity(error_1: ArrayLike, error_2: ArrayLike | None = None) -> Any:
     """Similarity of two models that err independently: mu_1 mu_2 + (1 - mu_1)(1 - mu_2).
 
     The baseline of Figure 1a (Sec. 5.1); at this similarity the coupling below has
     P(W = 1) = 1 and the similarity and naive-Bayes bounds reduce to the union bound.
+    Vectorised: error rates broadcast (``mu[:, None], mu[None, :]`` gives every pair, as
+    :func:`holdout.similarity.core.independent_similarity` does); a float for scalars.
     """
-    error_1 = _check_unit("error_1", error_1)
-    error_2 = error_1 if error_2 is None else _check_unit("error_2", error_2)
-    return error_1 * error_2 + (1.0 - error_1) * (1.0 - error_2)
+    e1 = _check_unit_array("error_1", error_1)
+    e2 = e1 if error_2 is None else _check_unit_array("error_2", error_2)
+    out = e1 * e2 + (1.0 - e1) * (1.0 - e2)
+    return float(out) if out.ndim == 0 else out
+
+
+def _check_unit_array(name: str, values: ArrayLike) -> np.ndarray:
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size and (np.isnan(arr).any() or arr.min() < 0.0 or arr.max() > 1.0):
+        raise ValueError(f"{name} must lie in [0, 1], got {values!r}")
+    return arr
 
 
 def joint_distribution(
@@ -261,52 +272,18 @@ def _stirlerr(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bd0(x: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """x log(x/m) + m - x without cancellation when x is close to m (Loader 2000)."""
-    x, m = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(m, dtype=float))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = xlogy(x, x / m) + m - x
-        close = np.abs(x - m) < 0.1 * (x + m)
-        if close.any():
-            xc, mc = x[close], m[close]
-            v = (xc - mc) / (xc + mc)
-            total = (xc - mc) * v
-            ej = 2.0 * xc * v
-            v2 = v * v
-            for j in range(1, 40):
-                ej = ej * v2
-                term = ej / (2 * j + 1)
-                total = total + term
-                if np.all(np.abs(term) <= 1e-17 * np.abs(total)):
-                    break
-            out[close] = total
-    return out
+def _log_binom_pmf(k: np.ndarray, n: float, p: float) -> np.ndarray:
+    """log P(Bin(n, p) = k) for a vector ``k`` and one ``n``, -inf outside 0..n.
 
-
-def _log_binom_pmf(k: np.ndarray, n: np.ndarray, p: float) -> np.ndarray:
-    """log P(Bin(n, p) = k), -inf outside 0..n (broadcast).
-
-    Loader's saddle-point form (as in R's dbinom): relative accuracy ~1e-15 even for
-    n = 50,000, where differences of log-gamma values would lose ~5 digits.
+    Loader's saddle-point form (as in R's dbinom) of :func:`_log_pmf_grid`, plus the
+    degenerate p = 0 and p = 1: relative accuracy ~1e-15 even for n = 50,000, where
+    differences of log-gamma values would lose ~5 digits.
     """
-    k, n = np.broadcast_arrays(np.asarray(k, dtype=float), np.asarray(n, dtype=float))
-    q = 1.0 - p
-    out = np.full(k.shape, -np.inf)
-    valid = (k >= 0) & (k <= n)
-    interior = valid & (k > 0) & (k < n)
+    k = np.asarray(k, dtype=float)
     if p <= 0.0 or p >= 1.0:
-        target = 0.0 if p <= 0.0 else 1.0
-        return np.where(valid & (k == target * n), 0.0, -np.inf)
-    if interior.any():
-        ki, ni = k[interior], n[interior]
-        lc = _stirlerr(ni) - _stirlerr(ki) - _stirlerr(ni - ki) - _bd0(ki, ni * p) - _bd0(ni - ki, ni * q)
-        lf = 2.0 * _LOG_SQRT_2PI + np.log(ki) + np.log1p(-ki / ni)
-        out[interior] = lc - 0.5 * lf
-    zero = valid & (k == 0)
-    out[zero] = n[zero] * math.log1p(-p)
-    full = valid & (k == n) & (n > 0)
-    out[full] = n[full] * math.log(p)
-    return out
+        target = 0.0 if p <= 0.0 else float(n)
+        return np.where((k >= 0) & (k <= n) & (k == target), 0.0, -np.inf)
+    return _log_pmf_grid(np.array([float(n)]), p, k)[0]
 
 
 def _log_cdf(a: np.ndarray, j: np.ndarray, p: float) -> np.ndarray:
@@ -346,7 +323,7 @@ def _log_weights(n: int, p_w: float, floor: float = _LOG_NEGLIGIBLE) -> tuple[np
 _PHI_COEFFS = [(-1.0) ** k / (k * (k - 1)) for k in range(2, 19)]
 
 
-def _bd0_grid(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+def _bd0(x: np.ndarray, m: np.ndarray) -> np.ndarray:
     """x log(x/m) + m - x for x >= 0, m > 0 (broadcast), in place-friendly form.
 
     Equals m phi(t) with t = x/m - 1 and phi(t) = (1 + t) log1p(t) - t; for |t| < 0.1 phi is
@@ -389,8 +366,8 @@ def _log_pmf_grid(j: np.ndarray, p: float, cols: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         out -= (_stirlerr(cols) + 0.5 * _log(cols))[None, :]
         out -= 0.5 * np.log1p(-aa / jj)
-        out -= _bd0_grid(aa, jj * p)
-        out -= _bd0_grid(np.maximum(diff, 0.0), jj * q)
+        out -= _bd0(aa, jj * p)
+        out -= _bd0(np.maximum(diff, 0.0), jj * q)
     # Edges: a = 0 and a = j, where the saddle-point form's logs are singular.
     zero = aa == 0
     if zero.any():

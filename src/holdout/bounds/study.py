@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from holdout.bounds.core import (
@@ -21,15 +23,20 @@ from holdout.bounds.core import (
     similarity_bound_k,
     union_bound_k,
 )
+from holdout.tables import markdown_table
 
 __all__ = [
     "Setting",
     "load_measured_setting",
     "check_similarity_above_independent",
-    "TestableModels",
-    "testable_models",
+    "ModelCounts",
+    "count_testable_models",
     "gain_grid",
     "figure1b_table",
+    "figure2_panel",
+    "load_setting",
+    "save_setting",
+    "table1_notes",
     "table1",
     "table1_markdown",
     "fmt_gain",
@@ -72,6 +79,26 @@ class Setting:
 
     def to_json(self) -> dict[str, object]:
         return asdict(self) | {"error": self.error}
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any]) -> Setting:
+        """The setting of config ``bounds.setting`` (keys n, mean_accuracy, similarity)."""
+        return cls(n=int(cfg["n"]), mean_accuracy=float(cfg["mean_accuracy"]),
+                   similarity=float(cfg["similarity"]), source="config")
+
+
+def save_setting(setting: Setting, path: str | Path) -> None:
+    """Write ``setting`` as the JSON that the bounds rules read (``results/bounds/setting.json``)."""
+    with open(path, "w") as fh:
+        json.dump(setting.to_json(), fh, indent=2)
+        fh.write("\n")
+
+
+def load_setting(path: str | Path) -> Setting:
+    """Read the JSON written by :func:`save_setting` back into a :class:`Setting`."""
+    data = json.loads(Path(path).read_text())
+    return Setting(n=data["n"], mean_accuracy=data["mean_accuracy"], similarity=data["similarity"],
+                   source=data["source"])
 
 
 def check_similarity_above_independent(similarity: float, error: float, what: str) -> None:
@@ -123,7 +150,7 @@ def load_measured_setting(path: str | Path) -> Setting:
 
 
 @dataclass(frozen=True)
-class TestableModels:
+class ModelCounts:
     """The number of testable models under the three bounds (Mania et al. Sec. 5.1)."""
 
     n: int
@@ -150,11 +177,11 @@ def _ratio(a: int, b: int) -> float:
     return math.nan if b == 0 else a / b
 
 
-def testable_models(
+def count_testable_models(
     n: int, error: float, similarity: float, eps: float, delta: float, form: str = "literal"
-) -> TestableModels:
+) -> ModelCounts:
     """The k of :func:`union_bound_k`, :func:`similarity_bound_k` and :func:`naive_bayes_bound_k`."""
-    return TestableModels(
+    return ModelCounts(
         n=n,
         error=error,
         similarity=similarity,
@@ -168,11 +195,11 @@ def testable_models(
     )
 
 
-def _testable_models_kw(kw: dict[str, object]) -> TestableModels:
-    return testable_models(**kw)  # type: ignore[arg-type]
+def _count_testable_models_kw(kw: dict[str, object]) -> ModelCounts:
+    return count_testable_models(**kw)  # type: ignore[arg-type]
 
 
-def _row(tm: TestableModels) -> dict[str, object]:
+def _row(tm: ModelCounts) -> dict[str, object]:
     return {
         "n": tm.n,
         "error": tm.error,
@@ -199,7 +226,7 @@ def gain_grid(
 ) -> pd.DataFrame:
     """Testable models and gains on the grid similarities x eps_values (Mania et al. Fig. 2).
 
-    One row per grid point (columns of :class:`TestableModels` plus the two gains).
+    One row per grid point (columns of :class:`ModelCounts` plus the two gains).
     Points are computed in ``threads`` processes when ``threads > 1``.
     """
     for s in similarities:
@@ -211,15 +238,41 @@ def gain_grid(
     ]
     if threads > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
-            results = list(pool.map(_testable_models_kw, jobs))
+            results = list(pool.map(_count_testable_models_kw, jobs))
     else:
-        results = [_testable_models_kw(job) for job in jobs]
+        results = [_count_testable_models_kw(job) for job in jobs]
     return pd.DataFrame([_row(tm) for tm in results])
+
+
+def figure2_panel(
+    setting: Setting,
+    panel: str,
+    grid: Mapping[str, float],
+    eps: float,
+    delta: float,
+    form: str = "literal",
+    threads: int = 1,
+) -> pd.DataFrame:
+    """One panel of Mania et al. Fig. 2: gains on ``grid`` (start, stop, num) of the similarity
+    (``panel="similarity"``, at ``eps``) or of eps (``panel="eps"``, at the setting's similarity)."""
+    values = np.linspace(float(grid["start"]), float(grid["stop"]), int(grid["num"]))
+    if panel == "similarity":
+        similarities, eps_values = values, [float(eps)]
+    elif panel == "eps":
+        similarities, eps_values = [float(setting.similarity)], values
+    else:
+        raise ValueError(f"figure 2 panel must be 'similarity' or 'eps', got {panel!r}")
+    table = gain_grid(n=setting.n, error=setting.error, similarities=similarities, eps_values=eps_values,
+                      delta=float(delta), form=form, threads=threads)
+    table["mean_accuracy"] = setting.mean_accuracy
+    table["form"] = form
+    table["setting_source"] = setting.source
+    return table
 
 
 def figure1b_table(setting: Setting, eps: float, delta: float, form: str = "literal") -> pd.DataFrame:
     """Figure 1b of Mania et al.: testable models under the three bounds, one row per bound."""
-    tm = testable_models(setting.n, setting.error, setting.similarity, eps, delta, form)
+    tm = count_testable_models(setting.n, setting.error, setting.similarity, eps, delta, form)
     rows = [
         ("union bound (2)", tm.union_k, 1.0),
         ("similarity bound (3)+(8)", tm.similarity_k, tm.similarity_gain),
@@ -272,9 +325,9 @@ def table1(
         )
     if threads > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
-            results = list(pool.map(_testable_models_kw, jobs))
+            results = list(pool.map(_count_testable_models_kw, jobs))
     else:
-        results = [_testable_models_kw(job) for job in jobs]
+        results = [_count_testable_models_kw(job) for job in jobs]
     out = []
     for row, tm in zip(rows, results):
         out.append(
@@ -308,22 +361,46 @@ def fmt_gain(value: object) -> str:
     return f"{mantissa}e{int(exponent)}x"
 
 
-def table1_markdown(df: pd.DataFrame, notes: Sequence[str] = ()) -> str:
+_TABLE1_COLUMNS = {
+    "name": "Models", "n": "n", "mean_accuracy": "Mean accuracy", "mean_similarity": "Mean similarity",
+    "sb_gain": "SB", "nbb_gain": "NBB", "paper_sb_gain": "SB (paper)", "paper_nbb_gain": "NBB (paper)",
+    "union_k": "k union", "similarity_k": "k SB", "naive_bayes_k": "k NBB",
+}
+
+
+def table1_markdown(df: pd.DataFrame, notes: Sequence[str] = (), title: str = "") -> str:
     """Markdown rendering of :func:`table1` (the paper's layout plus our k's), with notes."""
-    lines = [
-        "| Models | n | Mean accuracy | Mean similarity | SB | NBB | SB (paper) | NBB (paper) "
-        "| k union | k SB | k NBB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    shown = pd.DataFrame({
+        "name": df["name"],
+        "n": [f"{int(v):,}" for v in df["n"]],
+        **{c: [f"{100 * float(v):.1f}%" for v in df[c]] for c in ("mean_accuracy", "mean_similarity")},
+        **{c: [fmt_gain(v) for v in df[c]] for c in ("sb_gain", "nbb_gain", "paper_sb_gain", "paper_nbb_gain")},
+        **{c: [f"{int(v):,}" for v in df[c]] for c in ("union_k", "similarity_k", "naive_bayes_k")},
+    })
+    align = {c: "r" for c in list(_TABLE1_COLUMNS)[1:]}
+    return markdown_table(shown, _TABLE1_COLUMNS, align, notes=notes, title=title)
+
+
+def table1_notes(df: pd.DataFrame, eps: float, delta: float, form: str) -> list[str]:
+    """The notes under Table 1: what the columns are and, for rows with the paper's values, why
+    ours differ (the paper's inputs are rounded in print)."""
+    notes = [
+        f"Gains in the number of testable models over the union bound (2), eps = {eps}, "
+        f"delta = {delta}; SB = similarity bound (3)+(8), {form} form; NBB = naive-Bayes bound "
+        "(Assumption A1, exact). All models of a row are taken to have the row's mean accuracy "
+        "and pairwise similarity.",
     ]
-    for r in df.to_dict("records"):
-        lines.append(
-            f"| {r['name']} | {r['n']:,} | {100 * float(r['mean_accuracy']):.1f}% "
-            f"| {100 * float(r['mean_similarity']):.1f}% | {fmt_gain(r['sb_gain'])} "
-            f"| {fmt_gain(r['nbb_gain'])} | {fmt_gain(r['paper_sb_gain'])} "
-            f"| {fmt_gain(r['paper_nbb_gain'])} | {int(r['union_k']):,} "
-            f"| {int(r['similarity_k']):,} | {int(r['naive_bayes_k']):,} |"
+    compared = [r for r in df.to_dict("records") if r["paper_sb_gain"] is not None or r["paper_nbb_gain"] is not None]
+    if compared:
+        ours = "; ".join(
+            f"{r['name']}: paper {fmt_gain(r['paper_sb_gain'])} / {fmt_gain(r['paper_nbb_gain'])}, "
+            f"here {fmt_gain(r['sb_gain'])} / {fmt_gain(r['nbb_gain'])}"
+            for r in compared
         )
-    if notes:
-        lines.append("")
-        lines.extend(f"- {note}" for note in notes)
-    return "\n".join(lines) + "\n"
+        notes.append(
+            "Inputs are rounded: the rows with paper values use the accuracy and similarity as "
+            "printed in Mania et al. Table 1 (e.g. 96.8%, 97.5%), while the paper computed its gains "
+            "from the unrounded measurements, and the gains are very sensitive to these inputs. "
+            f"SB / NBB gains: {ours}."
+        )
+    return notes

@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from holdout.predictions import Predictions
+from holdout.tables import markdown_table
 
 __all__ = [
     "LinearFit",
@@ -30,7 +31,7 @@ __all__ = [
     "format_interval",
     "linear_fit",
     "linear_fit_markdown",
-    "markdown_table",
+    "figure2_data",
     "new_accuracies",
     "new_accuracies_markdown",
     "table1",
@@ -225,15 +226,6 @@ def format_interval(value: float, low: float, high: float, digits: int = 1) -> s
     return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def markdown_table(df: pd.DataFrame, columns: dict[str, str]) -> str:
-    """A GitHub-flavoured Markdown table of the ``columns`` (column -> header) of ``df``."""
-    lines = ["| " + " | ".join(columns.values()) + " |",
-             "|" + "|".join("---" for _ in columns) + "|"]
-    for _, row in df.iterrows():
-        lines.append("| " + " | ".join(str(row[c]) for c in columns) + " |")
-    return "\n".join(lines) + "\n"
-
-
 # ---------------------------------------------------------------------------
 # Markdown renderings in the paper's style
 # ---------------------------------------------------------------------------
@@ -313,12 +305,27 @@ def new_accuracies(v4: pd.DataFrame, v6: pd.DataFrame) -> pd.DataFrame:
 
 def linear_fit_markdown(fit: LinearFit) -> str:
     """Eq. (3) with our numbers and the paper's beside."""
-    return (
-        "| | slope | intercept (%) | R^2 | models |\n|---|---|---|---|---|\n"
-        f"| this run | {fit.slope:.2f} ± {fit.slope_se:.2f} | {fit.intercept:.2f} ± {fit.intercept_se:.2f} "
-        f"| {fit.r_squared:.3f} | {fit.n} |\n"
-        "| Recht et al. (2018), Eq. (3) | 1.62 ± 0.04 | -65.51 ± 3.16 | | 30 |\n\n"
-        f"acc_new = {fit.slope:.2f} acc_orig {'-' if fit.intercept < 0 else '+'} {abs(fit.intercept):.2f}% "
+    rows = pd.DataFrame([
+        ["this run", f"{fit.slope:.2f} ± {fit.slope_se:.2f}", f"{fit.intercept:.2f} ± {fit.intercept_se:.2f}",
+         f"{fit.r_squared:.3f}", str(fit.n)],
+        ["Recht et al. (2018), Eq. (3)", "1.62 ± 0.04", "-65.51 ± 3.16", "", "30"],
+    ], columns=["who", "slope", "intercept", "r2", "models"])
+    table = markdown_table(rows, {"who": "", "slope": "slope", "intercept": "intercept (%)", "r2": "R^2",
+                                  "models": "models"})
+    return table + (
+        f"\nacc_new = {fit.slope:.2f} acc_orig {'-' if fit.intercept < 0 else '+'} {abs(fit.intercept):.2f}% "
         "(ordinary least squares of the v4 accuracy on the original accuracy, both in percent; ± one "
         "standard error).\n"
     )
+
+
+def figure2_data(t1: pd.DataFrame, level: float) -> tuple[LinearFit, pd.DataFrame, pd.DataFrame]:
+    """Eq. (3) and the values of Figure 2 from :func:`table1`: the fit, the points (accuracies with
+    intervals) and the line (fit, ``level`` confidence band and y = x on 201 points up to 100%)."""
+    fit = linear_fit(t1.orig_accuracy, t1.new_accuracy)
+    points = t1[["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low",
+                 "new_ci_high"]]
+    x = np.linspace(t1.orig_ci_low.min() - 1, 100, 201)
+    y, lo, hi = fit_band(fit, x, level)
+    line = pd.DataFrame({"x": x, "fit": y, "band_low": lo, "band_high": hi, "y_equals_x": x})
+    return fit, points, line

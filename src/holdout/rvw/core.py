@@ -38,6 +38,7 @@ The YAML format (see ``config/rvw/*.yaml`` for worked examples)::
 
 from __future__ import annotations
 
+import graphlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -46,9 +47,11 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 import yaml
 
 from holdout.config import load_yaml_strict
+from holdout.tables import markdown_table
 
 __all__ = [
     "DEEP_LEARNING_LAYERS",
@@ -299,6 +302,85 @@ def english_bits(text: str, rubric: EnglishRubric = EnglishRubric(), part: str =
 # ---------------------------------------------------------------------------
 
 
+_NAME: dict[str, Any] = {"type": ["string", "number"], "minLength": 1, "x-problem": "expected a name, got {value!r}"}
+_BITS: dict[str, Any] = {"type": "number", "minimum": 0, "x-problem": "must be a number >= 0, got {value!r}"}
+_TEXT: dict[str, Any] = {"type": "string", "pattern": r"\S", "x-problem": "expected a non-empty string"}
+
+
+def _closed(properties: dict[str, Any], required: Sequence[str] = (), **more: Any) -> dict[str, Any]:
+    """An object schema with exactly these keys allowed."""
+    return {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False,
+            **more}
+
+
+#: JSON schema of a description file (Arora & Zhang Sec. 4); "x-problem" is the message of a
+#: violation at that node (``{value!r}`` is the offending value; "x-at-parent": the message names
+#: the node's container), the rest follows the validator.
+DESCRIPTION_SCHEMA: dict[str, Any] = _closed({
+    "name": _NAME,
+    "english": _closed({
+        "option": {"enum": ["character", "word"],
+                   "x-problem": "must be 'character' (Option 1) or 'word' (Option 2), got {value!r}"},
+        "bits_per_character": {"type": "number", "exclusiveMinimum": 0, "x-problem": "must be a number > 0"},
+        "bits_per_word": {"type": "number", "exclusiveMinimum": 0, "x-problem": "must be a number > 0"},
+    }),
+    "parts": {"type": "array", "minItems": 1,
+              "x-problem": "expected a non-empty list of parts (english, math, network, counted)",
+              "items": _closed({
+                  "english": _TEXT,
+                  "math": _closed({
+                      "name": _NAME,
+                      "symbols": {"type": "array", "items": _NAME, "x-problem": "expected a list of names"},
+                      "constants": {"type": ["object", "null"],
+                                    "additionalProperties": {"type": "number", "x-problem": "expected a number"}},
+                      "operators": {"type": "object", "minProperties": 1,
+                                    "x-problem": "a computation graph needs at least one operator",
+                                    "additionalProperties": {
+                                        "type": "array", "minItems": 2,
+                                        "x-problem": "expected [operator, argument, ...] with at least one argument",
+                                        "prefixItems": [{"enum": list(MATH_OPERATIONS), "x-at-parent": True,
+                                                         "x-problem":
+                                                         "unknown operator {value!r}; Rip van Winkle's Math "
+                                                         "Operations (Appendix B) are: " + ", ".join(MATH_OPERATIONS)}],
+                                        "items": _NAME}},
+                      "outputs": {"type": "object", "minProperties": 1, "additionalProperties": _NAME,
+                                  "x-problem": "a computation graph needs at least one output"},
+                      "order_bits": {"enum": ["every_edge", "order_sensitive"],
+                                     "x-problem": "must be 'every_edge' or 'order_sensitive', got {value!r}"},
+                      "operator_legend": {"enum": ["per_vertex", "per_type"],
+                                          "x-problem": "must be 'per_vertex' or 'per_type', got {value!r}"},
+                  }, required=["operators", "outputs"]),
+                  "network": _closed({
+                      "name": _NAME,
+                      "chain": {"type": "array", "minItems": 1, "x-problem": "expected a non-empty list of "
+                                "{layer: ...} or {block: ...} nodes",
+                                "items": _closed({
+                                    "layer": {"enum": [*DEEP_LEARNING_LAYERS, *LAYER_ALIASES], "x-problem":
+                                              "unknown layer {value!r}; Rip van Winkle's Neural Net Layers "
+                                              "(Appendix B) are: " + ", ".join(DEEP_LEARNING_LAYERS)},
+                                    "block": _NAME,
+                                    "args": {"type": "array", "x-problem": "expected a list of hyperparameter values"},
+                                    "repeat": {"type": "integer", "minimum": 1,
+                                               "x-problem": "must be an integer >= 1, got {value!r}"},
+                                }, oneOf=[{"required": ["layer"]}, {"required": ["block"]}],
+                                   **{"x-problem": "each node needs exactly one of 'layer' (a primitive layer) or "
+                                                   "'block' (a defined block)"})},
+                      "edge_bits": {"type": "integer", "minimum": 0,
+                                    "x-problem": "must be an integer >= 0, got {value!r}"},
+                      "blocks_and_hyperparameters_bits": _BITS,
+                      "hyperparameter_bits": _BITS,
+                  }, required=["chain"], oneOf=[{"required": ["blocks_and_hyperparameters_bits"]},
+                                                {"required": ["hyperparameter_bits"]}],
+                      **{"x-problem": "give exactly one of 'blocks_and_hyperparameters_bits' (a total) or "
+                                      "'hyperparameter_bits' (bits per hyperparameter value)"}),
+                  "counted": _closed({"bits": _BITS, "what": {**_TEXT, "x-problem": "say what was counted "
+                                                                              "(a non-empty string)"}},
+                                     required=["bits", "what"]),
+              }, minProperties=1, maxProperties=1, **{
+                  "x-problem": "each part is a mapping with exactly one key among english, math, network, counted"})},
+}, required=["name", "parts"])
+
+
 class _Ctx:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -306,132 +388,106 @@ class _Ctx:
     def fail(self, key: str, problem: str) -> DescriptionError:
         return DescriptionError(f"{self.path}: {key}: {problem}")
 
-    def mapping(self, obj: Any, key: str) -> Mapping[str, Any]:
-        if not isinstance(obj, Mapping):
-            raise self.fail(key, f"expected a mapping, got {type(obj).__name__}")
-        return obj
 
-    def require(self, obj: Mapping[str, Any], name: str, key: str) -> Any:
-        if name not in obj:
-            raise self.fail(f"{key}.{name}" if key else name, "missing required key")
-        return obj[name]
-
-    def only(self, obj: Mapping[str, Any], allowed: Sequence[str], key: str) -> None:
-        extra = [k for k in obj if k not in allowed]
-        if extra:
-            where = f"{key}.{extra[0]}" if key else str(extra[0])
-            raise self.fail(where, f"unknown key (allowed: {', '.join(allowed)})")
-
-    def number(self, obj: Any, key: str, *, minimum: float = 0.0, integer: bool = False) -> float:
-        if isinstance(obj, bool) or not isinstance(obj, (int, float)) or not math.isfinite(obj):
-            raise self.fail(key, f"expected a number, got {obj!r}")
-        if integer and int(obj) != obj:
-            raise self.fail(key, f"expected an integer, got {obj!r}")
-        if obj < minimum:
-            raise self.fail(key, f"must be >= {minimum}, got {obj!r}")
-        return float(obj)
-
-    def name(self, obj: Any, key: str) -> str:
-        if not isinstance(obj, (str, int, float)) or isinstance(obj, bool) or str(obj) == "":
-            raise self.fail(key, f"expected a name, got {obj!r}")
-        return str(obj)
+def _key(path: Sequence[Any]) -> str:
+    """``parts[0].math.operators.d`` from a JSON path."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
 
 
-def _english_rubric(ctx: _Ctx, raw: Any, key: str) -> EnglishRubric:
-    m = ctx.mapping(raw, key)
-    ctx.only(m, ("option", "bits_per_character", "bits_per_word"), key)
-    option = m.get("option", "character")
-    if option not in ("character", "word"):
-        raise ctx.fail(f"{key}.option", f"must be 'character' (Option 1) or 'word' (Option 2), got {option!r}")
-    kwargs: dict[str, Any] = {"option": option}
-    for field in ("bits_per_character", "bits_per_word"):
-        if field in m:
-            kwargs[field] = ctx.number(m[field], f"{key}.{field}")
-            if kwargs[field] <= 0:
-                raise ctx.fail(f"{key}.{field}", "must be > 0")
-    return EnglishRubric(**kwargs)
+def _schema_problem(err: Any) -> tuple[str, str]:
+    """The key and the message of a :mod:`jsonschema` error, in this module's words."""
+    path = list(err.absolute_path)
+    if err.validator == "required":
+        missing = next(k for k in err.validator_value if k not in err.instance)
+        return _key([*path, missing]), "missing required key"
+    if err.validator == "additionalProperties" and isinstance(err.instance, Mapping) and \
+            "properties" in err.schema and "x-problem" not in err.schema:
+        extra = next(k for k in err.instance if k not in err.schema["properties"])
+        return _key([*path, extra]), f"unknown key (allowed: {', '.join(err.schema['properties'])})"
+    problem = err.schema.get("x-problem", err.message)
+    if err.schema.get("x-at-parent"):  # named by its container (the operator of vertex d: operators.d)
+        path = path[:-1]
+    return _key(path) or "(top level)", problem.format(value=err.instance)
 
 
-def _math_items(ctx: _Ctx, raw: Any, key: str) -> list[DescriptionItem]:
-    m = ctx.mapping(raw, key)
-    ctx.only(m, ("name", "symbols", "constants", "operators", "outputs", "order_bits", "operator_legend"), key)
-    label = f"math: {m.get('name', key)}"
-    symbols_raw = m.get("symbols", [])
-    if not isinstance(symbols_raw, list):
-        raise ctx.fail(f"{key}.symbols", "expected a list of names")
-    symbols = [ctx.name(s, f"{key}.symbols[{i}]") for i, s in enumerate(symbols_raw)]
-    constants = ctx.mapping(m.get("constants", {}) or {}, f"{key}.constants")
-    for c, v in constants.items():
-        ctx.number(v, f"{key}.constants.{c}", minimum=-math.inf)
-    operators = ctx.mapping(ctx.require(m, "operators", key), f"{key}.operators")
-    if not operators:
-        raise ctx.fail(f"{key}.operators", "a computation graph needs at least one operator")
-    outputs = ctx.mapping(ctx.require(m, "outputs", key), f"{key}.outputs")
-    if not outputs:
-        raise ctx.fail(f"{key}.outputs", "a computation graph needs at least one output")
-    order_mode = m.get("order_bits", "every_edge")
-    if order_mode not in ("every_edge", "order_sensitive"):
-        raise ctx.fail(f"{key}.order_bits", f"must be 'every_edge' or 'order_sensitive', got {order_mode!r}")
-    legend_mode = m.get("operator_legend", "per_vertex")
-    if legend_mode not in ("per_vertex", "per_type"):
-        raise ctx.fail(f"{key}.operator_legend", f"must be 'per_vertex' or 'per_type', got {legend_mode!r}")
+def _check_finite(obj: Any, path: list[Any], ctx: _Ctx) -> None:
+    """No inf or NaN anywhere (YAML has .inf and .nan)."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        raise ctx.fail(_key(path), f"expected a finite number, got {obj!r}")
+    items = obj.items() if isinstance(obj, Mapping) else enumerate(obj) if isinstance(obj, list) else ()
+    for k, v in items:
+        _check_finite(v, [*path, k], ctx)
 
+
+def _validate(doc: Any, ctx: _Ctx) -> None:
+    """Structure by :data:`DESCRIPTION_SCHEMA`; the first problem (jsonschema's best match) is raised."""
+    import jsonschema
+
+    if not isinstance(doc, Mapping):
+        raise ctx.fail("(top level)", f"expected a mapping, got {type(doc).__name__}")
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(DESCRIPTION_SCHEMA).iter_errors(doc))
+    if err is not None:
+        raise ctx.fail(*_schema_problem(err))
+    _check_finite(doc, [], ctx)
+
+
+def _english_rubric(raw: Mapping[str, Any]) -> EnglishRubric:
+    return EnglishRubric(**{k: (v if k == "option" else float(v)) for k, v in raw.items()})
+
+
+def _math_graph(ctx: _Ctx, m: Mapping[str, Any], key: str) -> dict[str, list[str]]:
+    """Checks the schema cannot express: vertex names unique, every argument and output reads a vertex,
+    no cycle (``graphlib.TopologicalSorter``). Returns operator vertex -> operator arguments."""
+    symbols = [str(s) for s in m.get("symbols", [])]
+    constants = [str(c) for c in (m.get("constants") or {})]
+    operators, outputs = m["operators"], m["outputs"]
     names: dict[str, str] = {}
-    for group, members in (("symbols", symbols), ("constants", [str(c) for c in constants]),
+    for group, members in (("symbols", symbols), ("constants", constants),
                            ("operators", [str(o) for o in operators]), ("outputs", [str(o) for o in outputs])):
         for name in members:
             if name in names:
                 raise ctx.fail(f"{key}.{group}.{name}", f"vertex name already used in {names[name]}")
             names[name] = group
-
-    readable = set(symbols) | {str(c) for c in constants} | {str(o) for o in operators}
-    arg_edges = 0
-    ordered_edges = 0
-    op_types: list[str] = []
+    readable = {*symbols, *constants, *(str(o) for o in operators)}
     deps: dict[str, list[str]] = {}
     for vertex, spec in operators.items():
-        vkey = f"{key}.operators.{vertex}"
-        if not isinstance(spec, list) or len(spec) < 2:
-            raise ctx.fail(vkey, "expected [operator, argument, ...] with at least one argument")
-        op = spec[0]
-        if op not in MATH_OPERATIONS:
-            raise ctx.fail(vkey, f"unknown operator {op!r}; Rip van Winkle's Math Operations (Appendix B) are: "
-                           + ", ".join(MATH_OPERATIONS))
-        args = [ctx.name(a, f"{vkey}[{i + 1}]") for i, a in enumerate(spec[1:])]
-        for i, a in enumerate(args):
+        for i, a in enumerate(str(a) for a in spec[1:]):
             if a not in readable:
-                raise ctx.fail(f"{vkey}[{i + 1}]", f"argument {a!r} is not a symbol, constant or operator vertex")
-        deps[str(vertex)] = [a for a in args if a in operators]
-        op_types.append(op)
-        arg_edges += len(args)
-        if op in ORDER_SENSITIVE_OPERATIONS and len(args) >= 2:
-            ordered_edges += len(args)
+                raise ctx.fail(f"{key}.operators.{vertex}[{i + 1}]",
+                               f"argument {a!r} is not a symbol, constant or operator vertex")
+        deps[str(vertex)] = [str(a) for a in spec[1:] if str(a) in operators]
     for out, src in outputs.items():
-        if ctx.name(src, f"{key}.outputs.{out}") not in readable:
+        if str(src) not in readable:
             raise ctx.fail(f"{key}.outputs.{out}", f"reads {src!r}, which is not a vertex of the graph")
-    # the graph must be acyclic (a computation graph)
-    state: dict[str, int] = {}
+    try:
+        tuple(graphlib.TopologicalSorter(deps).static_order())
+    except graphlib.CycleError as err:
+        cycle = [str(v) for v in err.args[1]]
+        raise ctx.fail(f"{key}.operators.{cycle[0]}", "the computation graph has a cycle: " + " -> ".join(cycle))
+    return deps
 
-    def visit(v: str, trail: list[str]) -> None:
-        if state.get(v) == 2:
-            return
-        if state.get(v) == 1:
-            raise ctx.fail(f"{key}.operators.{v}", "the computation graph has a cycle: " + " -> ".join(trail + [v]))
-        state[v] = 1
-        for d in deps[v]:
-            visit(d, trail + [v])
-        state[v] = 2
 
-    for v in deps:
-        visit(v, [])
-
-    n_vertices = len(names)
+def _math_items(ctx: _Ctx, m: Mapping[str, Any], key: str) -> list[DescriptionItem]:
+    label = f"math: {m.get('name', key)}"
+    _math_graph(ctx, m, key)
+    operators, outputs = m["operators"], m["outputs"]
+    constants = m.get("constants") or {}
+    order_mode = m.get("order_bits", "every_edge")
+    legend_mode = m.get("operator_legend", "per_vertex")
+    op_types = [spec[0] for spec in operators.values()]
+    arg_edges = sum(len(spec) - 1 for spec in operators.values())
+    ordered_edges = sum(len(spec) - 1 for spec in operators.values()
+                        if spec[0] in ORDER_SENSITIVE_OPERATIONS and len(spec) > 2)
+    n_vertices = len(m.get("symbols", [])) + len(constants) + len(operators) + len(outputs)
     n_edges = arg_edges + len(outputs)
     ib = index_bits(n_vertices)
     order = n_edges if order_mode == "every_edge" else ordered_edges
     op_bits = index_bits(len(MATH_OPERATIONS))
     n_legend_ops = len(op_types) if legend_mode == "per_vertex" else len(set(op_types))
-    items = [
+    return [
         DescriptionItem(label, f"edges: {n_edges} x {ib}-bit vertex index ({n_vertices} vertices)", n_edges, ib, n_edges * ib),
         DescriptionItem(label, f"order bits ({order_mode})", order, 1, order),
         DescriptionItem(label, f"legend: constants as {CONSTANT_BITS}-bit floats", len(constants), CONSTANT_BITS,
@@ -439,56 +495,24 @@ def _math_items(ctx: _Ctx, raw: Any, key: str) -> list[DescriptionItem]:
         DescriptionItem(label, f"legend: operators of {len(MATH_OPERATIONS)} Math Operations ({legend_mode})",
                         n_legend_ops, op_bits, n_legend_ops * op_bits),
     ]
-    return items
 
 
-def _network_items(ctx: _Ctx, raw: Any, key: str) -> list[DescriptionItem]:
-    m = ctx.mapping(raw, key)
-    ctx.only(m, ("name", "chain", "edge_bits", "blocks_and_hyperparameters_bits", "hyperparameter_bits"), key)
+def _network_items(m: Mapping[str, Any], key: str) -> list[DescriptionItem]:
     label = f"network: {m.get('name', key)}"
-    chain = ctx.require(m, "chain", key)
-    if not isinstance(chain, list) or not chain:
-        raise ctx.fail(f"{key}.chain", "expected a non-empty list of {layer: ...} or {block: ...} nodes")
-    n_layers = 0
-    blocks: list[str] = []
-    n_values = 0
-    for i, node_raw in enumerate(chain):
-        nkey = f"{key}.chain[{i}]"
-        node = ctx.mapping(node_raw, nkey)
-        ctx.only(node, ("layer", "block", "args", "repeat"), nkey)
-        if ("layer" in node) == ("block" in node):
-            raise ctx.fail(nkey, "each node needs exactly one of 'layer' (a primitive layer) or 'block' (a defined block)")
-        if "layer" in node:
-            layer = LAYER_ALIASES.get(str(node["layer"]), str(node["layer"]))
-            if layer not in DEEP_LEARNING_LAYERS:
-                raise ctx.fail(f"{nkey}.layer", f"unknown layer {node['layer']!r}; Rip van Winkle's Neural Net Layers "
-                               "(Appendix B) are: " + ", ".join(DEEP_LEARNING_LAYERS))
-            n_layers += 1
-        else:
-            blocks.append(ctx.name(node["block"], f"{nkey}.block"))
-        args = node.get("args", [])
-        if not isinstance(args, list):
-            raise ctx.fail(f"{nkey}.args", "expected a list of hyperparameter values")
-        n_values += len(args)
-        if "repeat" in node:
-            rep = ctx.number(node["repeat"], f"{nkey}.repeat", minimum=1, integer=True)
-            n_values += 1 if rep > 1 else 0
-    has_lump = "blocks_and_hyperparameters_bits" in m
-    has_each = "hyperparameter_bits" in m
-    if has_lump == has_each:
-        raise ctx.fail(key, "give exactly one of 'blocks_and_hyperparameters_bits' (a total) or "
-                       "'hyperparameter_bits' (bits per hyperparameter value)")
+    chain = m["chain"]
+    n_layers = sum(1 for node in chain if "layer" in node)
+    blocks = [str(node["block"]) for node in chain if "block" in node]
+    n_values = sum(len(node.get("args", [])) + (1 if node.get("repeat", 1) > 1 else 0) for node in chain)
     n_nodes = len(chain)
-    edge_bits = (ctx.number(m["edge_bits"], f"{key}.edge_bits", integer=True) if "edge_bits" in m
-                 else float(index_bits(n_nodes + 1)))
+    edge_bits = float(m["edge_bits"]) if "edge_bits" in m else float(index_bits(n_nodes + 1))
     layer_bits = index_bits(len(DEEP_LEARNING_LAYERS))
     items = [DescriptionItem(label, f"primitive layer types ({len(DEEP_LEARNING_LAYERS)} Neural Net Layers)",
                              n_layers, layer_bits, n_layers * layer_bits)]
-    if has_lump:
-        lump = ctx.number(m["blocks_and_hyperparameters_bits"], f"{key}.blocks_and_hyperparameters_bits")
+    if "blocks_and_hyperparameters_bits" in m:
+        lump = float(m["blocks_and_hyperparameters_bits"])
         items.append(DescriptionItem(label, f"blocks ({len(blocks)}) and hyperparameters (total as given)", 1, lump, lump))
     else:
-        each = ctx.number(m["hyperparameter_bits"], f"{key}.hyperparameter_bits")
+        each = float(m["hyperparameter_bits"])
         block_type_bits = index_bits(len(DEEP_LEARNING_LAYERS) + len(set(blocks))) if blocks else 0
         items.append(DescriptionItem(label, "block types (layer vocabulary + defined blocks)", len(blocks),
                                      block_type_bits, len(blocks) * block_type_bits))
@@ -496,16 +520,6 @@ def _network_items(ctx: _Ctx, raw: Any, key: str) -> list[DescriptionItem]:
     items.append(DescriptionItem(label, "chain edges (input -> first node, node -> next)", n_nodes, edge_bits,
                                  n_nodes * edge_bits))
     return items
-
-
-def _counted_items(ctx: _Ctx, raw: Any, key: str) -> list[DescriptionItem]:
-    m = ctx.mapping(raw, key)
-    ctx.only(m, ("bits", "what"), key)
-    bits = ctx.number(ctx.require(m, "bits", key), f"{key}.bits")
-    what = ctx.require(m, "what", key)
-    if not isinstance(what, str) or not what.strip():
-        raise ctx.fail(f"{key}.what", "say what was counted (a non-empty string)")
-    return [DescriptionItem("counted", what.strip(), 1, bits, bits)]
 
 
 def description_length(path: str | Path, english: EnglishRubric | None = None) -> DescriptionLength:
@@ -524,33 +538,20 @@ def description_length(path: str | Path, english: EnglishRubric | None = None) -
         raise DescriptionError(f"{p}: description file not found") from None
     except yaml.YAMLError as exc:
         raise DescriptionError(f"{p}: not valid YAML: {exc}") from None
-    doc = ctx.mapping(raw, "(top level)")
-    ctx.only(doc, ("name", "english", "parts"), "")
-    name = ctx.name(ctx.require(doc, "name", ""), "name")
-    rubric = english if english is not None else (
-        _english_rubric(ctx, doc["english"], "english") if "english" in doc else EnglishRubric())
-    parts = ctx.require(doc, "parts", "")
-    if not isinstance(parts, list) or not parts:
-        raise ctx.fail("parts", "expected a non-empty list of parts (english, math, network, counted)")
+    _validate(raw, ctx)
+    name = str(raw["name"])
+    rubric = english if english is not None else _english_rubric(raw.get("english", {}))
     items: list[DescriptionItem] = []
-    kinds = ("english", "math", "network", "counted")
-    for i, part_raw in enumerate(parts):
-        key = f"parts[{i}]"
-        part = ctx.mapping(part_raw, key)
-        if len(part) != 1 or next(iter(part)) not in kinds:
-            raise ctx.fail(key, f"each part is a mapping with exactly one key among {', '.join(kinds)}; got "
-                           f"{', '.join(map(str, part)) or 'nothing'}")
-        kind, body = next(iter(part.items()))
+    for i, part in enumerate(raw["parts"]):
+        (kind, body), key = next(iter(part.items())), f"parts[{i}].{next(iter(part))}"
         if kind == "english":
-            if not isinstance(body, str) or not body.strip():
-                raise ctx.fail(f"{key}.english", "expected a non-empty string")
-            items.append(english_bits(body, rubric, part=f"english: {key}"))
+            items.append(english_bits(body, rubric, part=f"english: parts[{i}]"))
         elif kind == "math":
-            items.extend(_math_items(ctx, body, f"{key}.math"))
+            items.extend(_math_items(ctx, body, key))
         elif kind == "network":
-            items.extend(_network_items(ctx, body, f"{key}.network"))
+            items.extend(_network_items(body, key))
         else:
-            items.extend(_counted_items(ctx, body, f"{key}.counted"))
+            items.append(DescriptionItem("counted", body["what"].strip(), 1, float(body["bits"]), float(body["bits"])))
     return DescriptionLength(name=name, source=str(p), items=tuple(items))
 
 
@@ -614,32 +615,36 @@ def rvw_table(
     return out
 
 
+_MARKDOWN_COLUMNS = {
+    "name": "Model", "setting": "Setting", "test_error": "Test error", "n": "N", "bits": "Desc. length (bits)",
+    "bound": "Our bound", "bound4": "Our bound (4 d.p.)", "paper_bits": "Paper: length",
+    "paper_bound": "Paper: bound", "same": "Same to 2 d.p.",
+}
+
+
+def _pct(x: float | None, digits: int = 2) -> str:
+    return "" if x is None else f"{100 * float(x):.{digits}f} %"
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{float(x):g}"
+
+
 def rvw_table_markdown(table: Sequence[Mapping[str, Any]], title: str = "") -> str:
     """The rows of :func:`rvw_table` as a Markdown table, percentages to two decimals as in the paper."""
-
-    def pct(x: float | None, digits: int = 2) -> str:
-        return "" if x is None else f"{100 * float(x):.{digits}f} %"
-
-    def num(x: float | None) -> str:
-        return "" if x is None else f"{float(x):g}"
-
     lines = [f"### {title}", ""] if title else []
     if table:
         c, d = table[0]["C"], table[0]["delta"]
         lines += [f"C = {c:g}, delta = {d:g}; bound = fixed point of T(p), Theorem 3.1.", ""]
-    lines += [
-        "| Model | Setting | Test error | N | Desc. length (bits) | Our bound | Our bound (4 d.p.) "
-        "| Paper: length | Paper: bound | Same to 2 d.p. |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|:---:|",
-    ]
-    for r in table:
-        same = "" if r["paper_bound"] is None else (
-            "yes" if pct(r["bound"]) == pct(r["paper_bound"]) else "no")
-        lines.append(
-            f"| {r['name']} | {r['setting']} | {pct(r['test_error'])} | {r['n']} | {num(r['bits'])} "
-            f"| {pct(r['bound'])} | {pct(r['bound'], 4)} | {num(r['paper_bits'])} | {pct(r['paper_bound'])} | {same} |"
-        )
-    if any(r["paper_bound"] is not None and pct(r["bound"]) != pct(r["paper_bound"]) for r in table):
-        lines += ["", "Rows marked 'no': the paper's printed bound and ours differ in the last printed "
-                  "digit; the 4-decimal column shows where the exact fixed point lies."]
-    return "\n".join(lines) + "\n"
+    shown = pd.DataFrame([{
+        "name": r["name"], "setting": r["setting"], "test_error": _pct(r["test_error"]), "n": r["n"],
+        "bits": _num(r["bits"]), "bound": _pct(r["bound"]), "bound4": _pct(r["bound"], 4),
+        "paper_bits": _num(r["paper_bits"]), "paper_bound": _pct(r["paper_bound"]),
+        "same": "" if r["paper_bound"] is None else ("yes" if _pct(r["bound"]) == _pct(r["paper_bound"]) else "no"),
+    } for r in table], columns=list(_MARKDOWN_COLUMNS))
+    align = {c: "r" for c in list(_MARKDOWN_COLUMNS)[2:-1]} | {"same": "c"}
+    text = "\n".join(lines) + ("\n" if lines else "") + markdown_table(shown, _MARKDOWN_COLUMNS, align)
+    if any(r["paper_bound"] is not None and _pct(r["bound"]) != _pct(r["paper_bound"]) for r in table):
+        text += ("\nRows marked 'no': the paper's printed bound and ours differ in the last printed "
+                 "digit; the 4-decimal column shows where the exact fixed point lies.\n")
+    return text

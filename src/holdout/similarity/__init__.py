@@ -1,4 +1,5 @@
-"""Pairwise model similarity, covering numbers and difficulty (Mania et al. 2019, Sec. 4, Fig. 1a, Fig. 4)."""
+"""Pairwise model similarity, covering numbers and difficulty (Mania et al. 2019, Sec. 4, Fig. 1a, Fig. 4),
+and the per-test-set tables of the workflow (``study``)."""
 
 from holdout.similarity.core import (
     agreement_counts,
@@ -13,7 +14,16 @@ from holdout.similarity.core import (
     min_similarity_cover_size,
     difficulty_distribution,
     resolve_subset,
-    gains_in_testable_models,
+)
+from holdout.similarity.study import (
+    SetAnalysis,
+    analyse_set,
+    drop_excluded,
+    eta_grid,
+    measured_setting,
+    table1_markdown,
+    table1_rows,
+    write_analysis,
 )
 
 __all__ = [
@@ -29,5 +39,12 @@ __all__ = [
     "min_similarity_cover_size",
     "difficulty_distribution",
     "resolve_subset",
-    "gains_in_testable_models",
+    "SetAnalysis",
+    "analyse_set",
+    "drop_excluded",
+    "eta_grid",
+    "measured_setting",
+    "table1_markdown",
+    "table1_rows",
+    "write_analysis",
 ]

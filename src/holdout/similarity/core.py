@@ -31,12 +31,13 @@ from typing import Literal
 
 import numpy as np
 
+from holdout.bounds.core import independent_similarity as _independent_similarity
+
 __all__ = [
     "SimilaritySummary",
     "agreement_counts",
     "covering_numbers",
     "difficulty_distribution",
-    "gains_in_testable_models",
     "greedy_similarity_cover",
     "independent_similarity",
     "is_similarity_cover",
@@ -125,17 +126,16 @@ def pairwise_similarity(errors: np.ndarray, method: Method = "matmul") -> np.nda
 
 
 def independent_similarity(error_rates: np.ndarray) -> np.ndarray:
-    """Similarity of models with independent mistakes: mu_i mu_j + (1 - mu_i)(1 - mu_j).
+    """Similarity of every pair of models with independent mistakes: mu_i mu_j + (1 - mu_i)(1 - mu_j).
 
     Mania et al. (2019), Sec. 5.1 (the baseline of Fig. 1a). ``error_rates`` is
-    the vector of K error rates mu_i in [0, 1].
+    the vector of K error rates mu_i in [0, 1]; the K x K matrix of
+    :func:`holdout.bounds.core.independent_similarity` over all pairs.
     """
     mu = np.asarray(error_rates, dtype=np.float64)
     if mu.ndim != 1:
         raise ValueError(f"error_rates must be a vector, got shape {mu.shape}")
-    if mu.size and (np.isnan(mu).any() or mu.min() < 0 or mu.max() > 1):
-        raise ValueError("error_rates must lie in [0, 1]")
-    return np.outer(mu, mu) + np.outer(1 - mu, 1 - mu)
+    return _independent_similarity(mu[:, None], mu[None, :])
 
 
 def upper_pairs(matrix: np.ndarray) -> np.ndarray:
@@ -424,27 +424,3 @@ def resolve_subset(model_names: Sequence[str], accuracies: np.ndarray, spec: dic
         if not wanted:
             raise ValueError(f"subset {label!r}: no model name matches {spec['match']!r}")
     return [m for m in names if m in wanted]
-
-
-def gains_in_testable_models(n: int, accuracy: float, similarity: float, eps: float, delta: float) -> dict[str, float]:
-    """Numbers of testable models by the union (UB), similarity (SB) and naive Bayes (NBB) bounds.
-
-    Mania et al. (2019), Sec. 5 and Table 1: k such that all k models with error
-    ``1 - accuracy`` and pairwise similarity ``similarity`` are estimated within
-    ``eps`` with probability ``1 - delta`` on ``n`` test points, and the gains
-    k_SB / k_UB and k_NBB / k_UB (NaN when k_UB = 0).
-    """
-    from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k
-
-    error = 1.0 - float(accuracy)
-    n = _whole(n, "n (test-set size)")
-    k_ub = int(union_bound_k(n, error, float(eps), float(delta)))
-    k_sb = int(similarity_bound_k(n, error, float(similarity), float(eps), float(delta)))
-    k_nbb = int(naive_bayes_bound_k(n, error, float(similarity), float(eps), float(delta)))
-    return {
-        "k_union": k_ub,
-        "k_similarity": k_sb,
-        "k_naive_bayes": k_nbb,
-        "gain_similarity": k_sb / k_ub if k_ub > 0 else float("nan"),
-        "gain_naive_bayes": k_nbb / k_ub if k_ub > 0 else float("nan"),
-    }

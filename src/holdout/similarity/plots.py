@@ -6,14 +6,15 @@ the workflow writes to the CSV beside the figure) and returns the figure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 __all__ = [
@@ -21,20 +22,11 @@ __all__ = [
     "plot_difficulty",
     "plot_pair_similarities",
     "plot_similarity_scatter",
-    "save_figure",
+    "set_figures",
 ]
 
 EMPIRICAL = "#1f77b4"
 INDEPENDENT = "#ff7f0e"
-
-
-def save_figure(fig: Figure, png: str | Path, pdf: str | Path | None = None) -> None:
-    """Write ``fig`` as PNG (150 dpi) and, when given, PDF; then close it."""
-    Path(png).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(png, dpi=150, bbox_inches="tight")
-    if pdf is not None:
-        fig.savefig(pdf, bbox_inches="tight")
-    plt.close(fig)
 
 
 def plot_pair_similarities(
@@ -140,3 +132,23 @@ def plot_covering_numbers(etas: np.ndarray, covering: np.ndarray, num_models: in
     ax.legend(loc="upper left")
     fig.tight_layout()
     return fig
+
+
+def set_figures(
+    summary: Mapping[str, Any], pairs: pd.DataFrame, cover: pd.DataFrame, difficulty: pd.DataFrame, label: str
+) -> dict[str, Figure]:
+    """The four figures of one test set, keyed fig1a, scatter, fig4, cover: Fig. 1a, the pair
+    scatter, Fig. 4 and the covering numbers, from the tables of
+    :func:`holdout.similarity.study.analyse_set` (``pairs``, ``covering``, ``difficulty``, ``summary``)."""
+    k = int(summary["num_models"])
+    return {
+        "fig1a": plot_pair_similarities(pairs["similarity"], pairs["independent_similarity"],
+                                        f"{label}: model similarities", k),
+        "scatter": plot_similarity_scatter(pairs["similarity"], pairs["independent_similarity"],
+                                           f"{label}: pairs of models"),
+        "fig4": plot_difficulty(difficulty["fraction_misclassified_by_at_most_m"].to_numpy(),
+                                f"{label}: difficulty of test points", marks=sorted({0, min(6, k), k - 1}),
+                                n=int(summary["n"])),
+        "cover": plot_covering_numbers(cover["eta"].to_numpy(), cover["covering_number_upper_bound"].to_numpy(),
+                                       k, f"{label}: similarity covering numbers"),
+    }

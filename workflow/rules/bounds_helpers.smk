@@ -2,11 +2,6 @@
 # stays clean: its "mixed rules and functions" check flags any .smk holding both).
 # Included by bounds.smk.
 
-# Written by the similarity stage (not a rule of this stage); read when
-# bounds.setting_from is "measured".
-BOUNDS_MEASURED_SETTING = "results/similarity/imagenet/setting.json"
-
-
 def _bounds_cfg():
     """The validated ``bounds`` section of the config."""
     return config["bounds"]
@@ -15,7 +10,8 @@ def _bounds_cfg():
 def _bounds_setting_input(wildcards):
     """The measured setting JSON when bounds.setting_from is "measured", else nothing."""
     if _bounds_cfg()["setting_from"] == "measured":
-        return {"measured": BOUNDS_MEASURED_SETTING}
+        # written by the similarity stage (rule similarity_setting)
+        return {"measured": rules.similarity_setting.output.setting}
     return {}
 
 
@@ -24,13 +20,8 @@ def bounds_targets():
     if not study_enabled("bounds"):
         return []
     return [
-        "results/bounds/figure1b.csv",
-        "results/bounds/figure1b.png",
-        "results/bounds/figure1b.pdf",
-        "results/bounds/figure2_similarity.csv",
-        "results/bounds/figure2_eps.csv",
-        "results/bounds/figure2.png",
-        "results/bounds/figure2.pdf",
-        "results/bounds/table1.csv",
-        "results/bounds/table1.md",
+        *rules.bounds_figure1b.output,
+        *expand(rules.bounds_figure2_grid.output.csv, panel=["similarity", "eps"]),
+        *rules.bounds_figure2.output,
+        *rules.bounds_table1.output,
     ]
