@@ -234,6 +234,7 @@ _RUNNER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_bit_identically(tmp_path, synthetic):
     x, y = synthetic(320, size=16, seed=3)
     np.savez(tmp_path / "data.npz", x=x, y=y)
@@ -291,6 +292,7 @@ def test_killed_run_resumes_bit_identically(tmp_path, synthetic):
 # --------------------------------------------------------------------------- learning
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("optimizer", "lr", "extra"),
     [
