@@ -15,7 +15,8 @@ process CPU time instead (median), which on a shared machine is the steadier
 measure of work. Synthetic uint8 data in CIFAR's shape.
 
     PYTHONPATH=src python benchmarks/bench_training.py [--iters 4] [--threads 2] [--device cpu]
-    PYTHONPATH=src ONEDNN_MAX_CPU_ISA=AVX2 python benchmarks/bench_training.py --sections widths  # an AVX2 CPU
+    # as on a CPU without AVX-512:
+    PYTHONPATH=src ONEDNN_MAX_CPU_ISA=AVX2 python benchmarks/bench_training.py --sections widths
 
 On a machine shared with other jobs use ``--threads 1``: multi-threaded wall-clock
 timings there are dominated by the other processes (the README's numbers are
