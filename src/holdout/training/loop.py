@@ -20,6 +20,12 @@ a declared Snakemake output, since Snakemake deletes a failed job's outputs),
 atomically at every epoch boundary. Starting :func:`train` again with the same
 arguments continues from it; on CPU the result is bit-identical to an
 uninterrupted run. The state is removed once training completes.
+
+Structure: :func:`train` checks its keyword arguments into a frozen :class:`RunSettings` and
+calls :func:`train_run`, which resolves the device plan
+(:func:`holdout.training.device.execution_plan`), then runs set-up (``_set_up``), resume
+(``_resume``), one epoch at a time (``_run_epoch``) and the epoch-boundary writes
+(``_save_epoch``: checkpoint, state, log), and ``_finish``.
 """
 
 from __future__ import annotations
