@@ -60,8 +60,8 @@ def memory_format_for(device: torch.device, model_config: ResNetPreactConfig) ->
     """The memory format to train ``model_config`` in on ``device``.
 
     - CUDA: ``channels_last`` (tensor-core convolutions).
-    - CPU: ``channels_last`` (oneDNN's NHWC kernels: 1.3-1.5x more images per CPU-second than
-      NCHW for every Table 2 width, on AVX-512 and on AVX2) unless the network has a 1x1
+    - CPU: ``channels_last`` (oneDNN's NHWC kernels: 1.15-1.5x more images per CPU-second than
+      NCHW for every Table 2 width, on AVX-512 and on AVX2; ``benchmarks/bench_training.py``) unless the network has a 1x1
       convolution with stride 2 over fewer than :data:`ONEDNN_MIN_STRIDED_1X1_CHANNELS` input
       channels: then NCHW. Reason: torch 2.14.1's oneDNN crashes or hangs in the backward pass of
       such a convolution in channels_last on x86 CPUs without AVX-512 (SIGSEGV, glibc
