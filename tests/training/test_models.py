@@ -7,7 +7,13 @@ import itertools
 import pytest
 import torch
 
-from holdout.training.models import BasicBlock, BottleneckBlock, ResNetPreactConfig, build_resnet_preact, count_parameters
+from holdout.training.models import (
+    BasicBlock,
+    BottleneckBlock,
+    ResNetPreactConfig,
+    build_resnet_preact,
+    count_parameters,
+)
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import os
 import signal
@@ -16,9 +17,8 @@ import numpy as np
 import pytest
 import torch
 
-from holdout.training.augment import AugmentConfig
-from holdout.training.models import ResNetPreactConfig, build_resnet_preact
 from holdout.predictions import Predictions
+from holdout.training.augment import AugmentConfig
 from holdout.training.loop import (
     LOG_FIELDS,
     STATE_NAME,
@@ -34,6 +34,7 @@ from holdout.training.loop import (
     train,
     training_loss,
 )
+from holdout.training.models import ResNetPreactConfig, build_resnet_preact
 
 TINY = ResNetPreactConfig(depth=8, base_channels=4)
 REPO = Path(__file__).resolve().parents[2]
@@ -104,7 +105,7 @@ def test_cosine_schedule():
     assert s(0) == 1.0 and s(10) == pytest.approx(1e-3 + (1 - 1e-3) * 0.5)
     assert s(20) == pytest.approx(1e-3)
     vals = [s(i) for i in range(21)]
-    assert all(a > b for a, b in zip(vals, vals[1:]))
+    assert all(a > b for a, b in itertools.pairwise(vals))
 
 
 def test_dual_cutout_loss_formula():
@@ -195,7 +196,7 @@ def test_predict_matches_model_and_feeds_predictions(tmp_path, synthetic):
 def test_bad_inputs_raise_clear_errors(tmp_path, synthetic):
     x, y = synthetic(64, 16)
     cfg = TrainConfig(epochs=1, batch_size=32)
-    kw = dict(out_dir=tmp_path / "o", state_dir=tmp_path / "s", num_checkpoints=1, device="cpu")
+    kw = {"out_dir": tmp_path / "o", "state_dir": tmp_path / "s", "num_checkpoints": 1, "device": "cpu"}
     with pytest.raises(ValueError, match="uint8"):
         train(TINY, cfg, x.astype(np.float32), y, **kw)
     with pytest.raises(ValueError, match="labels"):
@@ -208,7 +209,8 @@ def test_bad_inputs_raise_clear_errors(tmp_path, synthetic):
 
 def test_foreign_state_is_refused(tmp_path, synthetic):
     x, y = synthetic(64, 16)
-    kw = dict(out_dir=tmp_path / "o", state_dir=tmp_path / "s", num_checkpoints=1, device="cpu", keep_state=True)
+    kw = {"out_dir": tmp_path / "o", "state_dir": tmp_path / "s", "num_checkpoints": 1, "device": "cpu",
+          "keep_state": True}
     train(TINY, TrainConfig(epochs=1, batch_size=32), x, y, seed=0, **kw)
     assert (tmp_path / "s" / STATE_NAME).exists()
     with pytest.raises(ValueError, match="another run"):
@@ -234,6 +236,7 @@ _RUNNER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_bit_identically(tmp_path, synthetic):
     x, y = synthetic(320, size=16, seed=3)
     np.savez(tmp_path / "data.npz", x=x, y=y)
@@ -291,16 +294,17 @@ def test_killed_run_resumes_bit_identically(tmp_path, synthetic):
 # --------------------------------------------------------------------------- learning
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("optimizer", "lr", "extra"),
     [
-        ("sgd", 0.2, dict(scheduler="multistep", milestones=(3,), weight_decay=1e-4)),
-        ("momentum", 0.05, dict(momentum=0.9, scheduler="cosine", weight_decay_bn=False,
-                                augment=AugmentConfig(cutout=True, cutout_size=8, label_smoothing=True))),
-        ("nesterov", 0.05, dict(momentum=0.9, scheduler="cosine",
-                                augment=AugmentConfig(random_erasing=True, mixup=True, mixup_alpha=1.0))),
-        ("adam", 3e-3, dict(adam_betas=(0.9, 0.99), scheduler="cosine",
-                            augment=AugmentConfig(dual_cutout=True, cutout_size=8, dual_cutout_alpha=0.1))),
+        ("sgd", 0.2, {"scheduler": "multistep", "milestones": (3,), "weight_decay": 1e-4}),
+        ("momentum", 0.05, {"momentum": 0.9, "scheduler": "cosine", "weight_decay_bn": False,
+                                "augment": AugmentConfig(cutout=True, cutout_size=8, label_smoothing=True)}),
+        ("nesterov", 0.05, {"momentum": 0.9, "scheduler": "cosine",
+                                "augment": AugmentConfig(random_erasing=True, mixup=True, mixup_alpha=1.0)}),
+        ("adam", 3e-3, {"adam_betas": (0.9, 0.99), "scheduler": "cosine",
+                            "augment": AugmentConfig(dual_cutout=True, cutout_size=8, dual_cutout_alpha=0.1)}),
     ],
 )
 def test_each_optimizer_learns_a_synthetic_task_above_90_percent(tmp_path, synthetic, optimizer, lr, extra):

@@ -70,15 +70,12 @@ _WNID = re.compile(r"^n\d{8}$")
 # inputs
 # ---------------------------------------------------------------------------
 def resolve_device(spec: str) -> torch.device:
-    """``"auto"``: CUDA when available, else CPU; otherwise the named device."""
-    import torch
+    """The device of ``adversarial_imagenet.device``: :func:`holdout.training.select_device`
+    (``"auto"``: cuda, then mps, then cpu), imported here when called so that this module's
+    tables import without torch."""
+    from holdout.training.device import select_device
 
-    if spec == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    dev = torch.device(spec)
-    if dev.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"adversarial_imagenet.device is {spec!r} but CUDA is not available")
-    return dev
+    return select_device(spec, key="adversarial_imagenet.device")
 
 
 def canvas_transform(resize: int):

@@ -33,15 +33,15 @@ __all__ = [
     "CIFAR10_STD",
     "AugmentConfig",
     "AugmentedBatch",
-    "random_crop",
-    "random_horizontal_flip",
-    "normalize",
-    "cutout",
-    "random_erasing",
-    "mixup",
-    "smooth_labels",
-    "one_hot",
     "augment_batch",
+    "cutout",
+    "mixup",
+    "normalize",
+    "one_hot",
+    "random_crop",
+    "random_erasing",
+    "random_horizontal_flip",
+    "smooth_labels",
 ]
 
 #: CIFAR-10 per-channel mean and standard deviation (RGB, images scaled to [0, 1]), as in hysts.
@@ -108,7 +108,7 @@ class AugmentConfig:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "AugmentConfig":
+    def from_dict(cls, d: dict[str, Any]) -> AugmentConfig:
         unknown = set(d) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"AugmentConfig: unknown keys {sorted(unknown)}")

@@ -76,7 +76,7 @@ def visible_gpus(environ: dict[str, str] | None = None) -> list[str]:
     if smi is None:
         return []
     try:
-        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return []
     if out.returncode != 0:

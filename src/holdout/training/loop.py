@@ -20,6 +20,12 @@ a declared Snakemake output, since Snakemake deletes a failed job's outputs),
 atomically at every epoch boundary. Starting :func:`train` again with the same
 arguments continues from it; on CPU the result is bit-identical to an
 uninterrupted run. The state is removed once training completes.
+
+Structure: :func:`train` checks its keyword arguments into a frozen :class:`RunSettings` and
+calls :func:`train_run`, which resolves the device plan
+(:func:`holdout.training.device.execution_plan`), then runs set-up (``_set_up``), resume
+(``_resume``), one epoch at a time (``_run_epoch``) and the epoch-boundary writes
+(``_save_epoch``: checkpoint, state, log), and ``_finish``.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import math
 import os
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -41,27 +47,49 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
+from tqdm import tqdm
 
-from holdout.training.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, AugmentedBatch, augment_batch, normalize
-from holdout.training.models import ResNetPreact, ResNetPreactConfig, build_resnet_preact
+from holdout.training.augment import (
+    CIFAR10_MEAN,
+    CIFAR10_STD,
+    AugmentConfig,
+    AugmentedBatch,
+    augment_batch,
+    normalize,
+)
+from holdout.training.device import (
+    ExecutionPlan,
+    execution_plan,
+    memory_format_for,
+    select_device,
+)
+from holdout.training.models import (
+    ResNetPreact,
+    ResNetPreactConfig,
+    build_resnet_preact,
+)
+from holdout.training.progress import log_progress
 
 __all__ = [
-    "training_step",
-    "TrainConfig",
-    "TrainResult",
-    "LRSchedule",
-    "select_device",
-    "parameter_groups",
-    "build_optimizer",
-    "build_scheduler",
-    "training_loss",
-    "checkpoint_epochs",
-    "checkpoint_paths",
-    "train",
-    "load_checkpoint",
-    "predict",
     "LOG_NAME",
     "STATE_NAME",
+    "LRSchedule",
+    "RunSettings",
+    "TrainConfig",
+    "TrainResult",
+    "build_optimizer",
+    "build_scheduler",
+    "checkpoint_epochs",
+    "checkpoint_paths",
+    "load_checkpoint",
+    "memory_format_for",
+    "parameter_groups",
+    "predict",
+    "select_device",
+    "train",
+    "train_run",
+    "training_loss",
+    "training_step",
 ]
 
 LOG_NAME = "training_log.csv"
@@ -133,7 +161,7 @@ class TrainConfig:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "TrainConfig":
+    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
         unknown = set(d) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"TrainConfig: unknown keys {sorted(unknown)}")
@@ -150,23 +178,6 @@ class TrainResult:
     checkpoints: list[Path]
     log_path: Path
     resumed_from_epoch: int
-
-
-# --------------------------------------------------------------------------- devices
-
-
-def select_device(device: str | torch.device | None = None) -> torch.device:
-    """``device`` if given, else the best available: cuda, then mps, then cpu."""
-    if device is not None and str(device) != "auto":
-        dev = torch.device(device)
-        if dev.type == "cuda" and not torch.cuda.is_available():
-            raise ValueError(f"device {device!r} requested but CUDA is not available")
-        return dev
-    if torch.cuda.is_available():
-        return torch.device("cuda")
-    if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
-        return torch.device("mps")
-    return torch.device("cpu")
 
 
 # --------------------------------------------------------------------------- optimisation
@@ -330,7 +341,7 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> tup
     path = Path(path)
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # noqa: BLE001 - re-raised with the file name
+    except Exception as exc:
         raise ValueError(f"{path}: not a readable checkpoint ({exc})") from exc
     if not isinstance(ckpt, dict) or "model_state" not in ckpt or "model_config" not in ckpt:
         raise ValueError(f"{path}: not a holdout checkpoint (missing model_state / model_config)")
@@ -395,6 +406,297 @@ def _evaluate(model: nn.Module, images: torch.Tensor, labels: torch.Tensor, aug:
     return float(loss_sum) / n, int(correct) / n
 
 
+@dataclass(frozen=True)
+class RunSettings:
+    """Where one :func:`train` run writes and how it executes (its keyword arguments, checked once).
+
+    ``out_dir``: checkpoints and ``training_log.csv`` (Snakemake outputs); ``state_dir``: the
+    resumable state (must differ: Snakemake deletes a failed job's outputs). ``seed`` fixes the
+    initial weights, the data order, every augmentation draw and mixup's lambda. ``device``,
+    ``channels_last``, ``autocast``, ``compile``: ``None`` picks the device's default
+    (:func:`holdout.training.device.execution_plan`). ``threads``: ``torch.set_num_threads``.
+    ``progress_every``: progress reports per epoch. ``extra_metadata`` is stored in every checkpoint.
+    """
+
+    out_dir: Path
+    state_dir: Path
+    seed: int = 0
+    num_checkpoints: int = 10
+    device: str | torch.device | None = None
+    threads: int | None = None
+    channels_last: bool | None = None
+    autocast: bool | None = None
+    compile: bool | None = None
+    keep_state: bool = False
+    progress_every: int = 10
+    extra_metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "out_dir", Path(self.out_dir))
+        object.__setattr__(self, "state_dir", Path(self.state_dir))
+        object.__setattr__(self, "extra_metadata", dict(self.extra_metadata or {}))
+        if self.out_dir.resolve() == self.state_dir.resolve():
+            raise ValueError("train: state_dir must differ from out_dir (Snakemake deletes a failed job's outputs)")
+        if self.threads is not None and self.threads < 1:
+            raise ValueError(f"train: threads must be >= 1, got {self.threads}")
+
+    @property
+    def state_path(self) -> Path:
+        return self.state_dir / STATE_NAME
+
+
+@dataclass(frozen=True)
+class _Data:
+    """Checked training (and optional test) tensors on the training device."""
+
+    images: torch.Tensor
+    labels: torch.Tensor
+    test_images: torch.Tensor | None
+    test_labels: torch.Tensor | None
+    steps_per_epoch: int
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class _Job:
+    """Everything fixed for one run once its inputs are checked."""
+
+    model_config: ResNetPreactConfig
+    config: TrainConfig
+    settings: RunSettings
+    plan: ExecutionPlan
+    data: _Data
+    checkpoint_epochs: list[int]
+    checkpoint_paths: list[Path]
+
+
+@dataclass
+class _RunState:
+    """What changes during a run and is saved at every epoch boundary."""
+
+    net: ResNetPreact
+    optimizer: torch.optim.Optimizer
+    scheduler: torch.optim.lr_scheduler.LambdaLR
+    order_gen: torch.Generator
+    aug_gen: torch.Generator
+    mix_rng: np.random.Generator
+    history: list[dict[str, float]] = field(default_factory=list)
+    start_epoch: int = 0
+
+
+def _check_data(model_config: ResNetPreactConfig, config: TrainConfig, settings: RunSettings, images: Any,
+                labels: Any, test_images: Any, test_labels: Any, device: torch.device) -> _Data:
+    """Validate the arrays, fingerprint them (on CPU) and move them once to ``device``."""
+    x_all = _as_uint8_images(images, "train: images")
+    n, c = x_all.shape[:2]
+    y_all = _as_labels(labels, n, model_config.num_classes, "train: labels")
+    if c != model_config.in_channels:
+        raise ValueError(f"train: images have {c} channels but model_config.in_channels={model_config.in_channels}")
+    steps_per_epoch = n // config.batch_size  # last incomplete batch dropped (hysts: drop_last=True)
+    if steps_per_epoch < 1:
+        raise ValueError(f"train: {n} images are fewer than one batch of {config.batch_size}")
+    xt = yt = None
+    if test_images is not None:
+        xt = _as_uint8_images(test_images, "train: test_images")
+        yt = _as_labels(test_labels, xt.shape[0], model_config.num_classes, "train: test_labels")
+    fingerprint = _fingerprint(model_config, config, settings.seed, settings.num_checkpoints, x_all, y_all)
+    return _Data(x_all.to(device), y_all.to(device), None if xt is None else xt.to(device),
+                 None if yt is None else yt.to(device), steps_per_epoch, fingerprint)
+
+
+def _set_up(job: _Job) -> _RunState:
+    """Fresh model, optimizer, scheduler and the three RNG streams of ``job``'s seed."""
+    # Independent seeds for init, data order, augmentation and mixup's lambda.
+    init_seed, order_seed, aug_seed, mix_seed = (
+        int(s) for s in np.random.SeedSequence(job.settings.seed).generate_state(4)
+    )
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(init_seed)
+        net = build_resnet_preact(job.model_config)
+    net.to(job.plan.device).to(memory_format=job.plan.memory_format)
+    optimizer = build_optimizer(net, job.config)
+    return _RunState(
+        net=net,
+        optimizer=optimizer,
+        scheduler=build_scheduler(optimizer, job.config, job.data.steps_per_epoch),
+        order_gen=torch.Generator().manual_seed(order_seed),
+        aug_gen=torch.Generator(device=job.plan.device).manual_seed(aug_seed),
+        mix_rng=np.random.default_rng(mix_seed),
+    )
+
+
+def _resume(job: _Job, run: _RunState, log: logging.Logger) -> None:
+    """Load the saved state of an interrupted run of the same job into ``run`` (if there is one)."""
+    path = job.settings.state_path
+    if not path.exists():
+        return
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as exc:
+        raise ValueError(f"{path}: unreadable training state ({exc}); delete it to start afresh") from exc
+    if state.get("fingerprint") != job.data.fingerprint:
+        raise ValueError(
+            f"{path}: training state belongs to another run (configuration, seed or data differ); "
+            "delete it to start afresh"
+        )
+    run.net.load_state_dict(state["model"])
+    run.optimizer.load_state_dict(state["optimizer"])
+    run.scheduler.load_state_dict(state["scheduler"])
+    run.order_gen.set_state(state["order_gen"])
+    run.aug_gen.set_state(state["aug_gen"].to(run.aug_gen.get_state().device))
+    run.mix_rng.bit_generator.state = state["mix_rng"]
+    run.history = list(state["history"])
+    run.start_epoch = int(state["epoch"])
+    log.info("resuming from %s at epoch %d/%d", path, run.start_epoch, job.config.epochs)
+
+
+def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm) -> dict[str, float]:
+    """One pass over a fresh permutation of the data (augment, step, schedule); the log row of ``epoch``."""
+    cfg, data, plan, aug = job.config, job.data, job.plan, job.config.augment
+    steps, bs = data.steps_per_epoch, cfg.batch_size
+    t0 = time.perf_counter()
+    lr = run.optimizer.param_groups[0]["lr"]
+    perm = torch.randperm(data.images.shape[0], generator=run.order_gen)[: steps * bs].to(plan.device)
+    loss_sum = torch.zeros((), device=plan.device, dtype=torch.float64)
+    correct = torch.zeros((), device=plan.device, dtype=torch.int64)
+    seen = reported = 0
+    report = max(1, steps // max(1, job.settings.progress_every))
+    for step in range(steps):
+        idx = perm[step * bs:(step + 1) * bs]
+        batch = augment_batch(data.images[idx], data.labels[idx], aug, job.model_config.num_classes, run.aug_gen,
+                              run.mix_rng, plan.memory_format)
+        loss, logits = training_step(fwd, run.optimizer, batch, aug.dual_cutout_alpha, plan.device.type, plan.autocast)
+        run.scheduler.step()
+        seen += idx.shape[0]
+        loss_sum += loss.detach().double() * idx.shape[0]
+        correct += (logits[0].detach().argmax(1) == batch.hard_labels).sum()
+        if (step + 1) % report == 0 or step + 1 == steps:
+            bar.set_postfix_str(f"epoch {epoch}/{cfg.epochs} loss {float(loss_sum) / seen:.4f} "
+                                f"acc {int(correct) / seen:.4f}", refresh=False)
+            bar.update((step + 1 - reported) * bs)
+            reported = step + 1
+    epoch_time = time.perf_counter() - t0
+    row: dict[str, float] = {"epoch": epoch, "train_loss": float(loss_sum) / seen,
+                             "train_accuracy": int(correct) / seen, "lr": lr, "images_per_s": seen / epoch_time,
+                             "epoch_time_s": epoch_time}
+    if data.test_images is not None and data.test_labels is not None:
+        row["test_loss"], row["test_accuracy"] = _evaluate(fwd, data.test_images, data.test_labels, aug, 1024,
+                                                           plan.device, plan.memory_format, plan.autocast)
+    return row
+
+
+def _checkpoint_metadata(job: _Job) -> dict[str, Any]:
+    """What every checkpoint of ``job`` carries besides its weights, epoch and metrics."""
+    aug, mc = job.config.augment, job.model_config
+    return {
+        "model_config": mc.to_dict(),
+        "train_config": job.config.to_dict(),
+        "seed": int(job.settings.seed),
+        "num_checkpoints": int(job.settings.num_checkpoints),
+        "checkpoint_epochs": job.checkpoint_epochs,
+        "test_time": {
+            "input": "uint8 RGB images N x C x H x W; x / 255, then (x - mean) / std per channel",
+            "mean": list(aug.mean),
+            "std": list(aug.std),
+            "image_size": list(job.data.images.shape[2:]),
+            "num_classes": mc.num_classes,
+        },
+        "train_examples": int(job.data.images.shape[0]),
+        "torch_version": str(torch.__version__),
+        "device": str(job.plan.device),
+        **job.settings.extra_metadata,
+    }
+
+
+def _save_epoch(job: _Job, run: _RunState, epoch: int, row: dict[str, float], log: logging.Logger) -> None:
+    """At an epoch boundary: the checkpoint (if ``epoch`` is one), the resumable state, the log."""
+    settings = job.settings
+    if epoch in job.checkpoint_epochs:
+        k = job.checkpoint_epochs.index(epoch)
+        path = job.checkpoint_paths[k]
+        ckpt = {"model_state": _cpu_state(run.net), **_checkpoint_metadata(job), "epoch": epoch, "index": k + 1,
+                "metrics": dict(row)}
+        _atomic_save(ckpt, settings.state_dir / "checkpoints" / path.name)
+        _atomic_copy(settings.state_dir / "checkpoints" / path.name, path)
+        log.info("checkpoint %d/%d (epoch %d) -> %s", k + 1, settings.num_checkpoints, epoch, path)
+    _atomic_save(
+        {
+            "fingerprint": job.data.fingerprint,
+            "epoch": epoch,
+            "model": _cpu_state(run.net),
+            "optimizer": run.optimizer.state_dict(),
+            "scheduler": run.scheduler.state_dict(),
+            "order_gen": run.order_gen.get_state(),
+            "aug_gen": run.aug_gen.get_state().cpu(),
+            "mix_rng": run.mix_rng.bit_generator.state,
+            "history": run.history,
+        },
+        settings.state_path,
+    )
+    _write_log(settings.out_dir / LOG_NAME, run.history)
+
+
+def _finish(job: _Job, run: _RunState) -> None:
+    """Restore checkpoints a restarted job lost, write the final log, drop the state unless kept."""
+    settings = job.settings
+    for p in job.checkpoint_paths:
+        if not p.exists():
+            _atomic_copy(settings.state_dir / "checkpoints" / p.name, p)
+    _write_log(settings.out_dir / LOG_NAME, run.history)
+    if not settings.keep_state:
+        settings.state_path.unlink(missing_ok=True)
+        shutil.rmtree(settings.state_dir / "checkpoints", ignore_errors=True)
+
+
+def _log_start(job: _Job, log: logging.Logger) -> None:
+    mc, cfg, plan = job.model_config, job.config, job.plan
+    log.info(
+        "training ResNet-preact-%d (%s, %d ch): %d images, %d epochs x %d steps, batch %d, %s on %s "
+        "(threads %d, channels_last %s, bf16 %s, compile %s)",
+        mc.depth, mc.block_type, mc.base_channels, job.data.images.shape[0], cfg.epochs,
+        job.data.steps_per_epoch, cfg.batch_size, cfg.optimizer, plan.device, torch.get_num_threads(),
+        plan.channels_last, plan.autocast, plan.compile,
+    )
+
+
+def train_run(model_config: ResNetPreactConfig, config: TrainConfig, images: Any, labels: Any,
+              settings: RunSettings, *, test_images: Any = None, test_labels: Any = None,
+              log: logging.Logger | None = None) -> TrainResult:
+    """:func:`train` with its run settings as one :class:`RunSettings` (set-up, resume, epochs, checkpoints)."""
+    log = log or logging.getLogger("holdout.training.loop")
+    plan = execution_plan(model_config, settings.device, settings.channels_last, settings.autocast,
+                          settings.compile, log)
+    if settings.threads is not None:
+        torch.set_num_threads(int(settings.threads))
+    if plan.device.type == "cuda":
+        torch.backends.cudnn.benchmark = True
+    data = _check_data(model_config, config, settings, images, labels, test_images, test_labels, plan.device)
+    job = _Job(model_config, config, settings, plan, data, checkpoint_epochs(config.epochs, settings.num_checkpoints),
+               checkpoint_paths(settings.out_dir, settings.num_checkpoints))
+    run = _set_up(job)
+    _resume(job, run, log)
+    fwd: nn.Module = torch.compile(run.net) if plan.compile else run.net  # type: ignore[assignment]
+    _log_start(job, log)
+    wall0 = time.perf_counter() - (run.history[-1]["wall_time_s"] if run.history else 0.0)
+    images_per_epoch = data.steps_per_epoch * config.batch_size
+    run.net.train()
+    with log_progress(log, config.epochs * images_per_epoch, initial=run.start_epoch * images_per_epoch,
+                      desc=f"train ResNet-preact-{model_config.depth}", unit="img") as bar:
+        for epoch in range(run.start_epoch + 1, config.epochs + 1):
+            row = _run_epoch(job, run, fwd, epoch, bar)
+            if not math.isfinite(row["train_loss"]):
+                log.warning("epoch %d: training loss is not finite (diverged)", epoch)
+            row["wall_time_s"] = time.perf_counter() - wall0
+            run.history.append(row)
+            log.info("epoch %d/%d done: %s", epoch, config.epochs,
+                     ", ".join(f"{k} {v:.4g}" for k, v in row.items() if k != "epoch"))
+            _save_epoch(job, run, epoch, row, log)
+    _finish(job, run)
+    run.net.eval()
+    return TrainResult(model=run.net, history=run.history, checkpoints=job.checkpoint_paths,
+                       log_path=settings.out_dir / LOG_NAME, resumed_from_epoch=run.start_epoch)
+
+
 def train(
     model_config: ResNetPreactConfig,
     config: TrainConfig,
@@ -409,7 +711,7 @@ def train(
     threads: int | None = None,
     channels_last: bool | None = None,
     autocast: bool | None = None,
-    compile: bool | None = None,  # noqa: A002 - mirrors torch.compile
+    compile: bool | None = None,
     test_images: Any = None,
     test_labels: Any = None,
     keep_state: bool = False,
@@ -420,196 +722,21 @@ def train(
     """Train one model and write its K checkpoints and per-epoch log to ``out_dir``.
 
     ``images``: uint8 N x C x H x W (numpy or torch), ``labels``: N class indices;
-    they are moved once to the training device. ``seed`` fixes the initial
-    weights, the data order, every augmentation draw and mixup's lambda.
-    ``device``: None/"auto" picks cuda, mps or cpu. ``threads``: CPU threads
-    (``torch.set_num_threads``; pass Snakemake's ``threads``). ``channels_last``
-    defaults to on for CUDA and CPU; ``autocast`` (bf16) and ``compile``
-    (``torch.compile``) default to on for CUDA only. ``test_images/test_labels`` (optional) are evaluated after
-    each epoch (log columns ``test_loss``, ``test_accuracy``; also in checkpoints).
-    If ``state_dir`` holds the state of an interrupted run with the same
+    they are moved once to the training device. The keyword arguments are those of
+    :class:`RunSettings` (``device=None``/``"auto"`` picks cuda, mps or cpu; ``channels_last``
+    follows :func:`holdout.training.device.memory_format_for`; ``autocast`` (bf16) and ``compile``
+    default to on for CUDA only; pass Snakemake's ``threads``). ``test_images/test_labels``
+    (optional) are evaluated after each epoch (log columns ``test_loss``, ``test_accuracy``; also
+    in checkpoints). Progress goes to ``log`` as a tqdm bar (``progress_every`` lines per epoch)
+    and one line per epoch. If ``state_dir`` holds the state of an interrupted run with the same
     arguments, training continues from it.
     """
-    log = log or logging.getLogger("holdout.training.loop")
-    out_dir, state_dir = Path(out_dir), Path(state_dir)
-    if out_dir.resolve() == state_dir.resolve():
-        raise ValueError("train: state_dir must differ from out_dir (Snakemake deletes a failed job's outputs)")
-    dev = select_device(device)
-    if threads is not None:
-        if threads < 1:
-            raise ValueError(f"train: threads must be >= 1, got {threads}")
-        torch.set_num_threads(int(threads))
-    on_cuda = dev.type == "cuda"
-    # channels_last pays on CUDA (tensor cores) and on CPU (oneDNN: 1.7x for ResNet-preact-20, 2 cores).
-    channels_last = dev.type in ("cuda", "cpu") if channels_last is None else channels_last
-    autocast = on_cuda if autocast is None else autocast
-    compile = on_cuda if compile is None else compile
-    if on_cuda:
-        torch.backends.cudnn.benchmark = True
-    mem_fmt = torch.channels_last if channels_last else torch.contiguous_format
-
-    x_all = _as_uint8_images(images, "train: images")
-    n, c, h, w = x_all.shape
-    y_all = _as_labels(labels, n, model_config.num_classes, "train: labels")
-    if c != model_config.in_channels:
-        raise ValueError(f"train: images have {c} channels but model_config.in_channels={model_config.in_channels}")
-    steps_per_epoch = n // config.batch_size  # last incomplete batch dropped (hysts: drop_last=True)
-    if steps_per_epoch < 1:
-        raise ValueError(f"train: {n} images are fewer than one batch of {config.batch_size}")
-    have_test = test_images is not None
-    if have_test:
-        xt = _as_uint8_images(test_images, "train: test_images")
-        yt = _as_labels(test_labels, xt.shape[0], model_config.num_classes, "train: test_labels")
-    ck_epochs = checkpoint_epochs(config.epochs, num_checkpoints)
-    ck_paths = checkpoint_paths(out_dir, num_checkpoints)
-    state_path = state_dir / STATE_NAME
-    fingerprint = _fingerprint(model_config, config, seed, num_checkpoints, x_all, y_all)
-
-    # Independent seeds for init, data order, augmentation and mixup's lambda.
-    init_seed, order_seed, aug_seed, mix_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(4))
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(init_seed)
-        net = build_resnet_preact(model_config)
-    net.to(dev).to(memory_format=mem_fmt)
-    optimizer = build_optimizer(net, config)
-    scheduler = build_scheduler(optimizer, config, steps_per_epoch)
-    order_gen = torch.Generator().manual_seed(order_seed)
-    aug_gen = torch.Generator(device=dev).manual_seed(aug_seed)
-    mix_rng = np.random.default_rng(mix_seed)
-    history: list[dict[str, float]] = []
-    start_epoch = 0
-
-    if state_path.exists():
-        try:
-            state = torch.load(state_path, map_location="cpu", weights_only=False)
-        except Exception as exc:  # noqa: BLE001
-            raise ValueError(f"{state_path}: unreadable training state ({exc}); delete it to start afresh") from exc
-        if state.get("fingerprint") != fingerprint:
-            raise ValueError(
-                f"{state_path}: training state belongs to another run (configuration, seed or data differ); "
-                "delete it to start afresh"
-            )
-        net.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        order_gen.set_state(state["order_gen"])
-        aug_gen.set_state(state["aug_gen"].to(aug_gen.get_state().device))
-        mix_rng.bit_generator.state = state["mix_rng"]
-        history = list(state["history"])
-        start_epoch = int(state["epoch"])
-        log.info("resuming from %s at epoch %d/%d", state_path, start_epoch, config.epochs)
-
-    fwd: nn.Module = net
-    if compile:
-        fwd = torch.compile(net)  # type: ignore[assignment]
-
-    log.info(
-        "training ResNet-preact-%d (%s, %d ch): %d images, %d epochs x %d steps, batch %d, %s on %s "
-        "(threads %d, channels_last %s, bf16 %s, compile %s)",
-        model_config.depth, model_config.block_type, model_config.base_channels, n, config.epochs,
-        steps_per_epoch, config.batch_size, config.optimizer, dev, torch.get_num_threads(),
-        channels_last, autocast, compile,
-    )
-    x_dev, y_dev = x_all.to(dev), y_all.to(dev)
-    if have_test:
-        xt_dev, yt_dev = xt.to(dev), yt.to(dev)
-    aug = config.augment
-    wall0 = time.perf_counter() - (history[-1]["wall_time_s"] if history else 0.0)
-    meta_common = {
-        "model_config": model_config.to_dict(),
-        "train_config": config.to_dict(),
-        "seed": int(seed),
-        "num_checkpoints": int(num_checkpoints),
-        "checkpoint_epochs": ck_epochs,
-        "test_time": {
-            "input": "uint8 RGB images N x C x H x W; x / 255, then (x - mean) / std per channel",
-            "mean": list(aug.mean),
-            "std": list(aug.std),
-            "image_size": [h, w],
-            "num_classes": model_config.num_classes,
-        },
-        "train_examples": n,
-        "torch_version": str(torch.__version__),
-        "device": str(dev),
-        **(extra_metadata or {}),
-    }
-    net.train()
-    for epoch in range(start_epoch + 1, config.epochs + 1):
-        t0 = time.perf_counter()
-        lr = optimizer.param_groups[0]["lr"]
-        perm = torch.randperm(n, generator=order_gen)[: steps_per_epoch * config.batch_size].to(dev)
-        loss_sum = torch.zeros((), device=dev, dtype=torch.float64)
-        correct = torch.zeros((), device=dev, dtype=torch.int64)
-        seen = 0
-        report = max(1, steps_per_epoch // max(1, progress_every))
-        for step in range(steps_per_epoch):
-            idx = perm[step * config.batch_size:(step + 1) * config.batch_size]
-            batch = augment_batch(x_dev[idx], y_dev[idx], aug, model_config.num_classes, aug_gen, mix_rng, mem_fmt)
-            loss, logits = training_step(fwd, optimizer, batch, aug.dual_cutout_alpha, dev.type, autocast)
-            scheduler.step()
-            bs = idx.shape[0]
-            seen += bs
-            loss_sum += loss.detach().double() * bs
-            correct += (logits[0].detach().argmax(1) == batch.hard_labels).sum()
-            if (step + 1) % report == 0 or step + 1 == steps_per_epoch:
-                el = time.perf_counter() - t0
-                log.info("epoch %d/%d step %d/%d (%.0f%%) loss %.4f acc %.4f %.0f img/s",
-                         epoch, config.epochs, step + 1, steps_per_epoch,
-                         100.0 * (epoch - 1 + (step + 1) / steps_per_epoch) / config.epochs,
-                         float(loss_sum) / seen, int(correct) / seen, seen / max(el, 1e-9))
-        if not math.isfinite(float(loss_sum)):
-            log.warning("epoch %d: training loss is not finite (diverged)", epoch)
-        epoch_time = time.perf_counter() - t0
-        row: dict[str, float] = {
-            "epoch": epoch,
-            "train_loss": float(loss_sum) / seen,
-            "train_accuracy": int(correct) / seen,
-            "lr": lr,
-            "images_per_s": seen / epoch_time,
-            "epoch_time_s": epoch_time,
-        }
-        if have_test:
-            tl, ta = _evaluate(fwd, xt_dev, yt_dev, aug, 1024, dev, mem_fmt, autocast)
-            row["test_loss"], row["test_accuracy"] = tl, ta
-        row["wall_time_s"] = time.perf_counter() - wall0
-        history.append(row)
-        log.info("epoch %d/%d done: %s", epoch, config.epochs,
-                 ", ".join(f"{k} {v:.4g}" for k, v in row.items() if k != "epoch"))
-
-        if epoch in ck_epochs:
-            k = ck_epochs.index(epoch)
-            ckpt = {"model_state": _cpu_state(net), **meta_common, "epoch": epoch, "index": k + 1,
-                    "metrics": dict(row)}
-            _atomic_save(ckpt, state_dir / "checkpoints" / ck_paths[k].name)
-            _atomic_copy(state_dir / "checkpoints" / ck_paths[k].name, ck_paths[k])
-            log.info("checkpoint %d/%d (epoch %d) -> %s", k + 1, num_checkpoints, epoch, ck_paths[k])
-        _atomic_save(
-            {
-                "fingerprint": fingerprint,
-                "epoch": epoch,
-                "model": _cpu_state(net),
-                "optimizer": optimizer.state_dict(),
-                "scheduler": scheduler.state_dict(),
-                "order_gen": order_gen.get_state(),
-                "aug_gen": aug_gen.get_state().cpu(),
-                "mix_rng": mix_rng.bit_generator.state,
-                "history": history,
-            },
-            state_path,
-        )
-        _write_log(out_dir / LOG_NAME, history)
-
-    # A restarted job may have lost outputs written before the interruption: restore them.
-    for p in ck_paths:
-        if not p.exists():
-            _atomic_copy(state_dir / "checkpoints" / p.name, p)
-    _write_log(out_dir / LOG_NAME, history)
-    if not keep_state:
-        state_path.unlink(missing_ok=True)
-        shutil.rmtree(state_dir / "checkpoints", ignore_errors=True)
-    net.eval()
-    return TrainResult(model=net, history=history, checkpoints=ck_paths, log_path=out_dir / LOG_NAME,
-                       resumed_from_epoch=start_epoch)
+    settings = RunSettings(out_dir=Path(out_dir), state_dir=Path(state_dir), seed=seed,
+                           num_checkpoints=num_checkpoints, device=device, threads=threads,
+                           channels_last=channels_last, autocast=autocast, compile=compile, keep_state=keep_state,
+                           progress_every=progress_every, extra_metadata=extra_metadata or {})
+    return train_run(model_config, config, images, labels, settings, test_images=test_images,
+                     test_labels=test_labels, log=log)
 
 
 # --------------------------------------------------------------------------- inference
@@ -632,6 +759,10 @@ def predict(
     mode is restored afterwards); images are normalised with ``mean``/``std``
     (a checkpoint's ``test_time`` metadata). The outputs feed
     ``holdout.predictions.Predictions.create(labels_pred, y, names, scores=logits[None])``.
+    ``channels_last`` stays the default for every width: the oneDNN fault that makes
+    :func:`holdout.training.device.memory_format_for` pick NCHW for 4-channel models on CPU is in
+    the backward pass only (forward passes of the faulty convolution under ``ONEDNN_MAX_CPU_ISA=AVX2``
+    run clean, and ``tests/training/test_cpu_isa.py`` predicts with every width there).
     """
     x = _as_uint8_images(images, "predict: images")
     if batch_size < 1:

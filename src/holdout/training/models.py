@@ -27,10 +27,10 @@ import torch.nn.functional as F
 from torch import nn
 
 __all__ = [
-    "ResNetPreactConfig",
-    "ResNetPreact",
     "BasicBlock",
     "BottleneckBlock",
+    "ResNetPreact",
+    "ResNetPreactConfig",
     "build_resnet_preact",
     "count_parameters",
 ]
@@ -94,7 +94,7 @@ class ResNetPreactConfig:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "ResNetPreactConfig":
+    def from_dict(cls, d: dict[str, Any]) -> ResNetPreactConfig:
         d = dict(d)
         if "preact_stage" in d:
             d["preact_stage"] = tuple(d["preact_stage"])
