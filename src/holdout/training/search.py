@@ -46,18 +46,18 @@ from holdout.training.loop import TrainConfig
 from holdout.training.models import ResNetPreactConfig
 
 __all__ = [
-    "PAPER_EPOCHS",
-    "PAPER_DEPTH",
-    "TABLE2_COLUMNS",
+    "CONDITIONS",
     "DISCRETE",
     "INTERVALS",
-    "CONDITIONS",
+    "PAPER_DEPTH",
+    "PAPER_EPOCHS",
+    "TABLE2_COLUMNS",
     "SearchScale",
     "model_name",
-    "sample_configs",
-    "scaled_decay_points",
     "row_to_configs",
     "row_to_record",
+    "sample_configs",
+    "scaled_decay_points",
 ]
 
 PAPER_EPOCHS = 200
