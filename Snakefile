@@ -21,6 +21,10 @@ include: "workflow/rules/cifar10_1.smk"
 include: "workflow/rules/similarity.smk"
 include: "workflow/rules/adversarial.smk"
 include: "workflow/rules/adversarial_imagenet.smk"
+include: "workflow/rules/training.smk"
+include: "workflow/rules/search.smk"
+include: "workflow/rules/seeds.smk"
+include: "workflow/rules/predict.smk"
 
 
 rule all:
@@ -33,3 +37,6 @@ rule all:
         similarity_targets(),
         adversarial_targets(),
         adversarial_imagenet_targets(),
+        search_targets(),
+        seeds_targets(),
+        predict_targets(),

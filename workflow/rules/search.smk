@@ -1,0 +1,93 @@
+# Study: search. Mania et al. (2019) Sec. 5.2 / Appendix D: a random search over Table 2.
+#   search_sample  Table 2 draws -> results/search/configs.csv (+ the training subset's indices)
+#   search_train   one job per sampled model (gpu=1): num_checkpoints checkpoints, config.json, log.csv
+# Predictions of every checkpoint: predict.smk.
+from holdout.training.loop import checkpoint_paths as _checkpoint_paths
+from holdout.training.search import model_name as _search_model_name
+
+SEARCH = config["search"]
+SEARCH_DIR = "results/search"
+
+
+def search_models():
+    """m000, m001, ... (one per sampled configuration; empty when the study is disabled)."""
+    if not study_enabled("search"):
+        return []
+    return [_search_model_name(i) for i in range(int(SEARCH["n_models"]))]
+
+
+def search_model_outputs(model):
+    """The files search_train writes for one model (its checkpoints first)."""
+    d = f"{SEARCH_DIR}/models/{model}"
+    ckpts = [str(p) for p in _checkpoint_paths(d, int(SEARCH["num_checkpoints"]))]
+    return ckpts + [f"{d}/config.json", f"{d}/log.csv"]
+
+
+rule search_sample:
+    """n_models configurations from Table 2 (seeded), and the training subset shared by all models."""
+    output:
+        configs=report(
+            f"{SEARCH_DIR}/configs.csv",
+            caption="../report/search/configs.rst",
+            category="Own models",
+            subcategory="Random search (Mania et al. Table 2)",
+        ),
+        train_subset=f"{SEARCH_DIR}/train_subset.npy",
+    params:
+        n_models=lambda w: int(SEARCH["n_models"]),
+        seed=lambda w: int(SEARCH["seed"]),
+        train_subset_size=lambda w: SEARCH["train_subset_size"],
+        train_subset_seed=lambda w: int(SEARCH["train_subset_seed"]),
+        n_total=CIFAR10_TRAIN_SIZE,
+    log:
+        log_path("search", "sample"),
+    benchmark:
+        bench_path("search", "sample")
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(1000),
+        runtime=attempt_scaled(5),
+    conda:
+        "../../envs/torch.yaml"
+    script:
+        "../scripts/search_sample.py"
+
+
+rule search_train:
+    """Train one sampled model (resumable: state under resources/training_state/search/)."""
+    input:
+        configs=f"{SEARCH_DIR}/configs.csv",
+        train_subset=f"{SEARCH_DIR}/train_subset.npy",
+        arrays=TRAINING_CIFAR10_ARRAYS,
+    output:
+        checkpoints=[str(p) for p in _checkpoint_paths(f"{SEARCH_DIR}/models/{{model}}", int(SEARCH["num_checkpoints"]))],
+        config=f"{SEARCH_DIR}/models/{{model}}/config.json",
+        log=f"{SEARCH_DIR}/models/{{model}}/log.csv",
+    wildcard_constraints:
+        model=r"m\d\d\d+",
+    params:
+        cfg=lambda w: dict(SEARCH),
+        state_dir=lambda w: f"{TRAINING_STATE}/search/{w.model}",
+    log:
+        log_path("search", "train_{model}"),
+    benchmark:
+        bench_path("search", "train_{model}")
+    threads: lambda w: int(SEARCH["threads"])
+    resources:
+        gpu=1,
+        mem_mb=attempt_scaled(int(SEARCH["mem_mb"])),
+        runtime=attempt_scaled(int(SEARCH["runtime"])),
+    conda:
+        "../../envs/torch.yaml"
+    script:
+        "../scripts/search_train.py"
+
+
+def search_targets():
+    """Final outputs of the search study: the sampled table and every model's files."""
+    if not study_enabled("search"):
+        return []
+    out = [f"{SEARCH_DIR}/configs.csv"]
+    for m in search_models():
+        out += search_model_outputs(m)
+    return out

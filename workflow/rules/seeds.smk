@@ -1,0 +1,84 @@
+# Study: seeds. One recipe trained with N seeds (Werpachowski et al. Sec. 3.3, the N-model test):
+#   seeds_recipe  results/seeds/recipe.json and the shared training subset results/seeds/train_subset.npy
+#   seeds_train   one job per seed (gpu=1): results/seeds/models/seed<seed:03d>/checkpoint_XX.pt, config.json, log.csv
+# Predictions: predict.smk.
+from holdout.training.seeds import seed_model_name as _seed_model_name
+
+SEEDS = config["seeds"]
+SEEDS_DIR = "results/seeds"
+
+
+def seeds_models():
+    """seed000, seed001, ... (empty when the study is disabled)."""
+    if not study_enabled("seeds"):
+        return []
+    first = int(SEEDS["first_seed"])
+    return [_seed_model_name(s) for s in range(first, first + int(SEEDS["n_models"]))]
+
+
+def seeds_model_outputs(model):
+    d = f"{SEEDS_DIR}/models/{model}"
+    ckpts = [str(p) for p in _checkpoint_paths(d, int(SEEDS["num_checkpoints"]))]
+    return ckpts + [f"{d}/config.json", f"{d}/log.csv"]
+
+
+rule seeds_recipe:
+    """The recipe (model, training configuration, window, seeds) and the training subset's indices."""
+    output:
+        recipe=f"{SEEDS_DIR}/recipe.json",
+        train_subset=f"{SEEDS_DIR}/train_subset.npy",
+    params:
+        cfg=lambda w: dict(SEEDS),
+        n_total=CIFAR10_TRAIN_SIZE,
+    log:
+        log_path("seeds", "recipe"),
+    benchmark:
+        bench_path("seeds", "recipe")
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(1000),
+        runtime=attempt_scaled(5),
+    conda:
+        "../../envs/torch.yaml"
+    script:
+        "../scripts/seeds_recipe.py"
+
+
+rule seeds_train:
+    """Train the recipe with one seed (resumable: state under resources/training_state/seeds/)."""
+    input:
+        recipe=f"{SEEDS_DIR}/recipe.json",
+        train_subset=f"{SEEDS_DIR}/train_subset.npy",
+        arrays=TRAINING_CIFAR10_ARRAYS,
+    output:
+        checkpoints=[str(p) for p in _checkpoint_paths(f"{SEEDS_DIR}/models/{{model}}", int(SEEDS["num_checkpoints"]))],
+        config=f"{SEEDS_DIR}/models/{{model}}/config.json",
+        log=f"{SEEDS_DIR}/models/{{model}}/log.csv",
+    wildcard_constraints:
+        model=r"seed\d\d\d+",
+    params:
+        cfg=lambda w: dict(SEEDS),
+        state_dir=lambda w: f"{TRAINING_STATE}/seeds/{w.model}",
+    log:
+        log_path("seeds", "train_{model}"),
+    benchmark:
+        bench_path("seeds", "train_{model}")
+    threads: lambda w: int(SEEDS["threads"])
+    resources:
+        gpu=1,
+        mem_mb=attempt_scaled(int(SEEDS["mem_mb"])),
+        runtime=attempt_scaled(int(SEEDS["runtime"])),
+    conda:
+        "../../envs/torch.yaml"
+    script:
+        "../scripts/seeds_train.py"
+
+
+def seeds_targets():
+    """Final outputs of the seeds study: recipe, subset and every seed model's files."""
+    if not study_enabled("seeds"):
+        return []
+    out = [f"{SEEDS_DIR}/recipe.json", f"{SEEDS_DIR}/train_subset.npy"]
+    for m in seeds_models():
+        out += seeds_model_outputs(m)
+    return out
