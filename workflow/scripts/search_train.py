@@ -21,7 +21,7 @@ if len(rows) != 1:
     raise ValueError(f"{snakemake.input.configs}: no row for model {model}")
 record = row_to_record(rows.iloc[0].to_dict())
 scale = SearchScale(depth=int(cfg["depth"]), depth_bottleneck=cfg["depth_bottleneck"],
-                    width_divisor=int(cfg["width_divisor"]), epochs=int(cfg["epochs"]),
+                    max_base_channels=cfg["max_base_channels"], epochs=int(cfg["epochs"]),
                     reference_epochs=int(cfg["reference_epochs"]))
 model_cfg, train_cfg = row_to_configs(record, scale)
 index = int(model[1:])

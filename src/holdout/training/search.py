@@ -195,20 +195,22 @@ class SearchScale:
     """How a Table 2 row becomes a training run at a given scale (paper: the defaults).
 
     ``depth`` for basic blocks and ``depth_bottleneck`` (None: ``depth``) for bottleneck
-    blocks; ``width_divisor`` divides the sampled base channels (at least 1 channel;
-    1 = Table 2 as drawn); ``epochs`` of every run, the decay points rescaled from
-    ``reference_epochs``.
+    blocks; ``max_base_channels`` caps the sampled base channels (None: Table 2 as drawn;
+    e.g. 8 turns {4, 8, 16, 32} into {4, 8, 8, 8} for CPU-sized runs); ``epochs`` of every
+    run, the decay points rescaled from ``reference_epochs``.
     """
 
     depth: int = PAPER_DEPTH
     depth_bottleneck: int | None = None
-    width_divisor: int = 1
+    max_base_channels: int | None = None
     epochs: int = PAPER_EPOCHS
     reference_epochs: int = PAPER_EPOCHS
 
     def __post_init__(self) -> None:
-        if self.width_divisor < 1 or self.epochs < 1 or self.reference_epochs < 1:
-            raise ValueError("SearchScale: width_divisor, epochs and reference_epochs must be >= 1")
+        if self.epochs < 1 or self.reference_epochs < 1:
+            raise ValueError("SearchScale: epochs and reference_epochs must be >= 1")
+        if self.max_base_channels is not None and self.max_base_channels < 4:
+            raise ValueError("SearchScale: max_base_channels must be None or >= 4 (a bottleneck needs 4 channels)")
 
 
 def _is_missing(v: Any) -> bool:
@@ -233,7 +235,7 @@ def row_to_configs(row: Mapping[str, Any], scale: SearchScale = SearchScale()
     depth = scale.depth if block == "basic" or scale.depth_bottleneck is None else scale.depth_bottleneck
     model = ResNetPreactConfig(
         depth=depth,
-        base_channels=max(1, int(row["number_of_base_channels"]) // scale.width_divisor),
+        base_channels=min(int(row["number_of_base_channels"]), scale.max_base_channels or 10**9),
         block_type=block,  # type: ignore[arg-type]
         remove_first_relu=bool(row["remove_relu_before_residual_units"]),
         add_last_bn=bool(row["add_batchnorm_after_last_convolutions"]),
