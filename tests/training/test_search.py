@@ -73,7 +73,7 @@ def test_interval_marginals_are_uniform_kolmogorov_smirnov(draws, col):
 @pytest.mark.parametrize("col", sorted(CONDITIONS))
 def test_conditional_parameters_appear_exactly_with_their_switch(draws, col):
     k = len(_drawn(draws, col))
-    switch, values = CONDITIONS[col]
+    switch = CONDITIONS[col][0]
     # P(switch on): optimizer 1/4 per value, schedule 1/2, booleans 1/2, cutout-or-dual 3/4
     prob = {"optimizer": 0.25, "use_cutout|use_dual_cutout_augmentation": 0.75}.get(switch, 0.5)
     assert stats.binomtest(k, N_DRAWS, prob).pvalue > ALPHA

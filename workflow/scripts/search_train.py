@@ -46,5 +46,5 @@ log.info("%s done: final train loss %.4f, train accuracy %.4f, %.0f s", model, l
 os.replace(out_dir / LOG_NAME, snakemake.output.log)
 with open(snakemake.output.config, "w") as fh:
     json.dump({"model": model, "table2": record, "scale": asdict(scale), "seed": train_seed,
-               "train_subset_size": int(len(idx)), "model_config": model_cfg.to_dict(),
+               "train_subset_size": len(idx), "model_config": model_cfg.to_dict(),
                "train_config": train_cfg.to_dict()}, fh, indent=2)
