@@ -32,9 +32,15 @@ OFFLINE = REPO / "config" / "offline.yaml"
 END = ["--rerun-incomplete"]  # an option after --configfile, so targets are not read as config files
 
 
+def _data(shared_data: Path) -> dict:
+    """The mirror as an absolute path, with offline.yaml's checksums (a configfile's data: replaces data:)."""
+    offline = yaml.safe_load(OFFLINE.read_text())["data"]
+    return {"mirror": str(shared_data), "checksums": offline["checksums"]}
+
+
 def _tiny(shared_data: Path, search_epochs: int = 2) -> dict:
     return {
-        "data": {"mirror": str(shared_data)},
+        "data": _data(shared_data),
         "search": {"n_models": 2, "seed": 0, "depth": 8, "depth_bottleneck": 11, "max_base_channels": 4,
                    "epochs": search_epochs, "num_checkpoints": 2, "train_subset_size": 512, "threads": 1},
         "seeds": {"n_models": 2, "window": 28, "train_subset_size": 128, "epochs": 2, "num_checkpoints": 2,
@@ -148,7 +154,7 @@ def test_killed_training_job_resumes(tmp_path, tiny_run, shared_data, workflow_r
 
 def test_paper_config_job_counts(tmp_path, shared_data, workflow_runner):
     mirror = tmp_path / "mirror.yaml"
-    mirror.write_text(yaml.safe_dump({"data": {"mirror": str(shared_data)}}))
+    mirror.write_text(yaml.safe_dump({"data": _data(shared_data)}))
     proc = workflow_runner(tmp_path, configfiles=[OFFLINE, mirror, REPO / "config" / "paper.yaml"],
                            extra=["-n", "--quiet", "rules"])
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", proc.stdout, flags=re.M))
