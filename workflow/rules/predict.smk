@@ -62,6 +62,7 @@ rule predict_model:
         model=r"m\d\d\d+|seed\d\d\d+",
     params:
         cfg=lambda w: dict(PREDICT),
+        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
         test_sets=predict_test_sets(),
         missing_cifar10_1=lambda w: sorted(set(PREDICT["cifar10_1_versions"]) - set(predict_cifar10_1_versions())),
     log:

@@ -67,6 +67,7 @@ rule search_train:
         model=r"m\d\d\d+",
     params:
         cfg=lambda w: dict(SEARCH),
+        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
         state_dir=lambda w: f"{TRAINING_STATE}/search/{w.model}",
     log:
         log_path("search", "train_{model}"),

@@ -58,6 +58,7 @@ rule seeds_train:
         model=r"seed\d\d\d+",
     params:
         cfg=lambda w: dict(SEEDS),
+        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
         state_dir=lambda w: f"{TRAINING_STATE}/seeds/{w.model}",
     log:
         log_path("seeds", "train_{model}"),

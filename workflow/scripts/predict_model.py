@@ -39,7 +39,7 @@ with timed(log, "load test sets"):
 
 with open(snakemake.input.config) as fh:
     record = json.load(fh)
-with gpu_slot(log=log) as slot:
+with gpu_slot(log=log, jobs_per_gpu=snakemake.params.jobs_per_gpu) as slot:
     device = slot.device if cfg["device"] == "auto" else cfg["device"]
     torch.set_num_threads(snakemake.threads)
     with timed(log, f"{len(snakemake.input.checkpoints)} checkpoints x {len(sets)} test sets on {device}"):

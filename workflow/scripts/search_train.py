@@ -34,7 +34,7 @@ with timed(log, "load CIFAR-10 arrays"):
     with np.load(snakemake.input.arrays) as z:
         images, labels = z["train_images"][idx], z["train_labels"][idx]
 out_dir = Path(snakemake.output.config).parent
-with gpu_slot(log=log) as slot:
+with gpu_slot(log=log, jobs_per_gpu=snakemake.params.jobs_per_gpu) as slot:
     device = slot.device if cfg["device"] == "auto" else cfg["device"]
     with timed(log, f"train {model} on {len(idx)} images, {train_cfg.epochs} epochs, device {device}"):
         res = train(model_cfg, train_cfg, images, labels, out_dir=out_dir, state_dir=snakemake.params.state_dir,

@@ -28,7 +28,7 @@ with timed(log, "load CIFAR-10 arrays"):
         images, labels = z["train_images"][idx], z["train_labels"][idx]
 out_dir = Path(snakemake.output.config).parent
 meta = {"model_name": model, "test_time": window_test_time(train_cfg.augment, model_cfg.num_classes, images.shape[-1])}
-with gpu_slot(log=log) as slot:
+with gpu_slot(log=log, jobs_per_gpu=snakemake.params.jobs_per_gpu) as slot:
     device = slot.device if cfg["device"] == "auto" else cfg["device"]
     with timed(log, f"train {model} on {len(idx)} images, {train_cfg.epochs} epochs, device {device}"):
         res = train(model_cfg, train_cfg, images, labels, out_dir=out_dir, state_dir=snakemake.params.state_dir,
