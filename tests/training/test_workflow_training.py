@@ -102,12 +102,12 @@ def test_model_folders_configs_and_logs(tiny_run):
         assert cfg["table2"]["optimizer"] == table.set_index("model").loc[model, "optimizer"]
         log = pd.read_csv(d / "log.csv")
         assert list(log["epoch"]) == [1, 2] and np.isfinite(log["images_per_s"]).all()
-        net, meta = load_checkpoint(d / "checkpoint_02.pt")
+        _, meta = load_checkpoint(d / "checkpoint_02.pt")
         assert meta["epoch"] == 2 and meta["table2"]["model"] == model
     recipe = json.loads((work / "results/seeds/recipe.json").read_text())
     assert recipe["window"] == 28 and recipe["seeds"] == [0, 1] and recipe["train_subset_size"] == 128
     assert recipe["epochs"] == 2 and recipe["model"]["base_channels"] == 4 and "augment" in recipe["train"]
-    net, meta = load_checkpoint(work / "results/seeds/models/seed001/checkpoint_02.pt")
+    _, meta = load_checkpoint(work / "results/seeds/models/seed001/checkpoint_02.pt")
     assert meta["test_time"]["window"] == 28 and meta["seed"] == 1
     assert "not available" in (work / "logs/predict/seeds/seed000.log").read_text()  # no CIFAR-10.1 images offline
 
@@ -156,6 +156,6 @@ def test_killed_training_job_resumes(tmp_path, tiny_run, shared_data, workflow_r
 def test_paper_config_job_counts(tmp_path, workflow_runner):
     """`snakemake -n --configfile config/paper.yaml`: Mania et al.'s 320 models, 120 seeds."""
     proc = workflow_runner(tmp_path, configfiles=[REPO / "config" / "paper.yaml"], extra=["-n", "--quiet", "rules"])
-    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", proc.stdout, flags=re.M))
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", proc.stdout, flags=re.MULTILINE))
     assert counts["search_train"] == "320" and counts["seeds_train"] == "120"
     assert counts["predict_model"] == "440"
