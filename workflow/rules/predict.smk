@@ -98,7 +98,7 @@ rule predict_gather:
         mem_mb=attempt_scaled(4000),
         runtime=attempt_scaled(10),
     conda:
-        "../../envs/analysis.yaml"
+        "../../envs/torch.yaml"
     script:
         "../scripts/predict_gather.py"
 
