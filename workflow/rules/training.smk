@@ -8,11 +8,6 @@ TRAINING_STATE = "resources/training_state"  # resumable state: outside every de
 CIFAR10_TRAIN_SIZE = 50000
 
 
-def training_device(section):
-    """The device a training/prediction job of config[section] asks gpu_slot() for ("auto": any GPU, else CPU)."""
-    return str(config[section]["device"])
-
-
 rule training_cifar10_arrays:
     """CIFAR-10 training and test images as uint8 N x 3 x 32 x 32 arrays, with labels."""
     input:
