@@ -20,26 +20,31 @@ rule predict_model:
         train_subset="results/{study}/train_subset.npy",
         arrays=TRAINING_CIFAR10_ARRAYS,
     output:
-        [f"results/{{study}}/predictions/per_model/{{model}}/{t}.npz" for t in predict_test_sets()],
-    wildcard_constraints:
-        study="|".join(PREDICT_STUDIES),
-        model=r"m\d\d\d+|seed\d\d\d+",
-    params:
-        cfg=lambda w: dict(PREDICT),
-        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
-        test_sets=predict_test_sets(),
-        missing_cifar10_1=lambda w: sorted(set(PREDICT["cifar10_1_versions"]) - set(predict_cifar10_1_versions())),
+        [
+            f"results/{{study}}/predictions/per_model/{{model}}/{t}.npz"
+            for t in predict_test_sets()
+        ],
     log:
         log_path("predict", "{study}/{model}"),
     benchmark:
         bench_path("predict", "{study}/{model}")
+    wildcard_constraints:
+        study="|".join(PREDICT_STUDIES),
+        model=r"m\d\d\d+|seed\d\d\d+",
+    conda:
+        "../../envs/torch.yaml"
     threads: lambda w: int(PREDICT["threads"])
     resources:
         gpu=1,
         mem_mb=attempt_scaled(int(PREDICT["mem_mb"])),
         runtime=attempt_scaled(int(PREDICT["runtime"])),
-    conda:
-        "../../envs/torch.yaml"
+    params:
+        cfg=lambda w: dict(PREDICT),
+        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
+        test_sets=predict_test_sets(),
+        missing_cifar10_1=lambda w: sorted(
+            set(PREDICT["cifar10_1_versions"]) - set(predict_cifar10_1_versions())
+        ),
     script:
         "../scripts/predict_model.py"
 
@@ -47,21 +52,24 @@ rule predict_model:
 rule predict_gather:
     """One predictions file per study and test set: every checkpoint of every model."""
     input:
-        lambda w: [f"results/{w.study}/predictions/per_model/{m}/{w.test_set}.npz" for m in predict_models(w.study)],
+        lambda w: [
+            f"results/{w.study}/predictions/per_model/{m}/{w.test_set}.npz"
+            for m in predict_models(w.study)
+        ],
     output:
         "results/{study}/predictions/{test_set}.npz",
-    wildcard_constraints:
-        study="|".join(PREDICT_STUDIES),
-        test_set="|".join(PREDICT_BASE_SETS + ("cifar10_1_v4", "cifar10_1_v6")),
     log:
         log_path("predict", "{study}/gather_{test_set}"),
     benchmark:
         bench_path("predict", "{study}/gather_{test_set}")
+    wildcard_constraints:
+        study="|".join(PREDICT_STUDIES),
+        test_set="|".join(PREDICT_BASE_SETS + ("cifar10_1_v4", "cifar10_1_v6")),
+    conda:
+        "../../envs/torch.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(4000),
         runtime=attempt_scaled(10),
-    conda:
-        "../../envs/torch.yaml"
     script:
         "../scripts/predict_gather.py"

@@ -17,22 +17,22 @@ rule search_sample:
             subcategory="Random search (Mania et al. Table 2)",
         ),
         train_subset=f"{SEARCH_DIR}/train_subset.npy",
+    log:
+        log_path("search", "sample"),
+    benchmark:
+        bench_path("search", "sample")
+    conda:
+        "../../envs/torch.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(1000),
+        runtime=attempt_scaled(5),
     params:
         n_models=lambda w: int(SEARCH["n_models"]),
         seed=lambda w: int(SEARCH["seed"]),
         train_subset_size=lambda w: SEARCH["train_subset_size"],
         train_subset_seed=lambda w: int(SEARCH["train_subset_seed"]),
         n_total=CIFAR10_TRAIN_SIZE,
-    log:
-        log_path("search", "sample"),
-    benchmark:
-        bench_path("search", "sample")
-    threads: 1
-    resources:
-        mem_mb=attempt_scaled(1000),
-        runtime=attempt_scaled(5),
-    conda:
-        "../../envs/torch.yaml"
     script:
         "../scripts/search_sample.py"
 
@@ -44,25 +44,30 @@ rule search_train:
         train_subset=f"{SEARCH_DIR}/train_subset.npy",
         arrays=TRAINING_CIFAR10_ARRAYS,
     output:
-        checkpoints=[str(p) for p in _checkpoint_paths(f"{SEARCH_DIR}/models/{{model}}", int(SEARCH["num_checkpoints"]))],
+        checkpoints=[
+            str(p)
+            for p in _checkpoint_paths(
+                f"{SEARCH_DIR}/models/{{model}}", int(SEARCH["num_checkpoints"])
+            )
+        ],
         config=f"{SEARCH_DIR}/models/{{model}}/config.json",
         log=f"{SEARCH_DIR}/models/{{model}}/log.csv",
-    wildcard_constraints:
-        model=r"m\d\d\d+",
-    params:
-        cfg=lambda w: dict(SEARCH),
-        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
-        state_dir=lambda w: f"{TRAINING_STATE}/search/{w.model}",
     log:
         log_path("search", "train_{model}"),
     benchmark:
         bench_path("search", "train_{model}")
+    wildcard_constraints:
+        model=r"m\d\d\d+",
+    conda:
+        "../../envs/torch.yaml"
     threads: lambda w: int(SEARCH["threads"])
     resources:
         gpu=1,
         mem_mb=attempt_scaled(int(SEARCH["mem_mb"])),
         runtime=attempt_scaled(int(SEARCH["runtime"])),
-    conda:
-        "../../envs/torch.yaml"
+    params:
+        cfg=lambda w: dict(SEARCH),
+        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
+        state_dir=lambda w: f"{TRAINING_STATE}/search/{w.model}",
     script:
         "../scripts/search_train.py"

@@ -12,19 +12,19 @@ rule seeds_recipe:
     output:
         recipe=f"{SEEDS_DIR}/recipe.json",
         train_subset=f"{SEEDS_DIR}/train_subset.npy",
-    params:
-        cfg=lambda w: dict(SEEDS),
-        n_total=CIFAR10_TRAIN_SIZE,
     log:
         log_path("seeds", "recipe"),
     benchmark:
         bench_path("seeds", "recipe")
+    conda:
+        "../../envs/torch.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(1000),
         runtime=attempt_scaled(5),
-    conda:
-        "../../envs/torch.yaml"
+    params:
+        cfg=lambda w: dict(SEEDS),
+        n_total=CIFAR10_TRAIN_SIZE,
     script:
         "../scripts/seeds_recipe.py"
 
@@ -36,25 +36,30 @@ rule seeds_train:
         train_subset=f"{SEEDS_DIR}/train_subset.npy",
         arrays=TRAINING_CIFAR10_ARRAYS,
     output:
-        checkpoints=[str(p) for p in _checkpoint_paths(f"{SEEDS_DIR}/models/{{model}}", int(SEEDS["num_checkpoints"]))],
+        checkpoints=[
+            str(p)
+            for p in _checkpoint_paths(
+                f"{SEEDS_DIR}/models/{{model}}", int(SEEDS["num_checkpoints"])
+            )
+        ],
         config=f"{SEEDS_DIR}/models/{{model}}/config.json",
         log=f"{SEEDS_DIR}/models/{{model}}/log.csv",
-    wildcard_constraints:
-        model=r"seed\d\d\d+",
-    params:
-        cfg=lambda w: dict(SEEDS),
-        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
-        state_dir=lambda w: f"{TRAINING_STATE}/seeds/{w.model}",
     log:
         log_path("seeds", "train_{model}"),
     benchmark:
         bench_path("seeds", "train_{model}")
+    wildcard_constraints:
+        model=r"seed\d\d\d+",
+    conda:
+        "../../envs/torch.yaml"
     threads: lambda w: int(SEEDS["threads"])
     resources:
         gpu=1,
         mem_mb=attempt_scaled(int(SEEDS["mem_mb"])),
         runtime=attempt_scaled(int(SEEDS["runtime"])),
-    conda:
-        "../../envs/torch.yaml"
+    params:
+        cfg=lambda w: dict(SEEDS),
+        jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
+        state_dir=lambda w: f"{TRAINING_STATE}/seeds/{w.model}",
     script:
         "../scripts/seeds_train.py"

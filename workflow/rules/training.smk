@@ -4,7 +4,9 @@
 
 
 TRAINING_CIFAR10_ARRAYS = "resources/cifar10/cifar10_uint8.npz"
-TRAINING_STATE = "resources/training_state"  # resumable state: outside every declared output
+TRAINING_STATE = (
+    "resources/training_state"  # resumable state: outside every declared output
+)
 CIFAR10_TRAIN_SIZE = 50000
 
 
@@ -18,11 +20,11 @@ rule training_cifar10_arrays:
         log_path("training", "cifar10_arrays"),
     benchmark:
         bench_path("training", "cifar10_arrays")
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(10),
-    conda:
-        "../../envs/analysis.yaml"
     script:
         "../scripts/training_cifar10_arrays.py"
