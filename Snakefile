@@ -25,6 +25,10 @@ include: "workflow/rules/imagenetv2.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/search_analysis.smk"
 include: "workflow/rules/adversarial_cifar10.smk"
+include: "workflow/rules/training.smk"
+include: "workflow/rules/search.smk"
+include: "workflow/rules/seeds.smk"
+include: "workflow/rules/predict.smk"
 
 
 rule all:
@@ -41,3 +45,6 @@ rule all:
         audit_targets(),
         search_analysis_targets(),
         adversarial_cifar10_targets(),
+        search_targets(),
+        seeds_targets(),
+        predict_targets(),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -98,3 +99,21 @@ def test_command_line_wrapper(tmp_path, monkeypatch):
     rc = main(["--", "sh", "-c", f'echo "$CUDA_VISIBLE_DEVICES" > {out}'])
     assert rc == 0 and out.read_text().strip() == "4"
     assert main([]) == 2
+
+
+def test_several_jobs_per_gpu_fill_first_slots_first(tmp_path, monkeypatch):
+    """jobs_per_gpu=2 on two GPUs: four slots, each GPU's first slot before any second one; a fifth waits."""
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
+    got = []
+    with contextlib.ExitStack() as stack:
+        for _ in range(4):
+            s = stack.enter_context(gpu_slot(gpus=["0", "1"], lock_dir=tmp_path, jobs_per_gpu=2, poll_seconds=0.01))
+            got.append(s.gpu)
+        with pytest.raises(TimeoutError), gpu_slot(gpus=["0", "1"], lock_dir=tmp_path, jobs_per_gpu=2,
+                                                   poll_seconds=0.01, timeout_seconds=0.05):
+            pass
+    assert got == ["0", "1", "0", "1"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gpu0.lock", "gpu0.slot1.lock", "gpu1.lock", "gpu1.slot1.lock"]
+    monkeypatch.setenv("HOLDOUT_JOBS_PER_GPU", "0")
+    with pytest.raises(ValueError, match="HOLDOUT_JOBS_PER_GPU"), gpu_slot(gpus=["0"], lock_dir=tmp_path):
+        pass

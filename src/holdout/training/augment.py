@@ -4,19 +4,25 @@ Every augmentation in Mania et al.'s Table 2 as a tensor operation over a whole
 batch on the training device: each image draws its own crop offset, flip,
 cutout centre and erasing rectangle from a ``torch.Generator`` (torchvision's v2
 transforms draw one parameter set per call, which is a different distribution).
-The pipeline follows hysts/pytorch_image_classification's CIFAR transform order:
+The pipeline follows the transform order of hysts/pytorch_image_classification's
+argparse-era ``dataloader.py`` (commit 1d76092, the release Mania et al. used):
 
+0. (optional, not in Table 2) a random ``window x window`` crop of each image, the
+   augmentation of the seeds study; test time takes the centre window (:func:`center_window`);
 1. random crop with zero padding and horizontal flip, on the uint8 images;
 2. conversion to float and per-channel normalisation (CIFAR-10 statistics);
-3. cutout (mask colour 0 in normalised space, i.e. the channel mean);
-4. random erasing (one uniform(0, 1) value per erased image, normalised space);
-5. dual cutout: two independently cut-out views of each image;
-6. mixup (one ``lambda ~ Beta(alpha, alpha)`` per batch, a random pairing);
-7. label smoothing of the (possibly mixed) one-hot targets.
+3. random erasing (one uniform(0, 1) value per erased image, normalised space);
+4. cutout (mask colour 0 in normalised space, i.e. the channel mean), or, with dual
+   cutout, two independently cut-out views of each image (dual cutout *is* cutout
+   applied twice, so when both switches are on each view is cut out once);
+5. mixup (one ``lambda ~ Beta(alpha, alpha)`` per batch, a random pairing);
+6. label smoothing of the (possibly mixed) one-hot targets.
 
-hysts selects one training loss (mixup > label smoothing > dual cutout) when
-several are enabled; here all enabled options compose (soft targets are mixed,
-then smoothed; dual cutout uses them for both views). See README `training`.
+hysts refuses cutout together with dual cutout and mixup together with dual cutout,
+and selects one training loss (mixup > label smoothing > dual cutout) when several
+are enabled; Table 2 samples every switch independently, so here all enabled options
+compose (soft targets are mixed, then smoothed; dual cutout uses them for both views).
+See README `training`.
 """
 
 from __future__ import annotations
@@ -33,15 +39,17 @@ __all__ = [
     "CIFAR10_STD",
     "AugmentConfig",
     "AugmentedBatch",
-    "augment_batch",
-    "cutout",
-    "mixup",
-    "normalize",
-    "one_hot",
     "random_crop",
-    "random_erasing",
     "random_horizontal_flip",
+    "normalize",
+    "cutout",
+    "random_erasing",
+    "random_window",
+    "center_window",
+    "mixup",
     "smooth_labels",
+    "one_hot",
+    "augment_batch",
 ]
 
 #: CIFAR-10 per-channel mean and standard deviation (RGB, images scaled to [0, 1]), as in hysts.
@@ -51,7 +59,11 @@ CIFAR10_STD = (0.2470, 0.2435, 0.2616)
 
 @dataclass(frozen=True)
 class AugmentConfig:
-    """Augmentation options of Table 2; defaults are hysts' (crop 4 + flip on, rest off)."""
+    """Augmentation options of Table 2; defaults are hysts' (crop 4 + flip on, rest off).
+
+    ``window`` (not a Table 2 option; ``None``: off): train on a random ``window x window``
+    crop of each image (position uniform, per sample) and test on the centre window.
+    """
 
     random_crop: bool = True
     crop_padding: int = 4
@@ -73,12 +85,14 @@ class AugmentConfig:
     label_smoothing_epsilon: float = 0.1
     mean: tuple[float, float, float] = CIFAR10_MEAN
     std: tuple[float, float, float] = CIFAR10_STD
+    window: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "erasing_area", tuple(float(a) for a in self.erasing_area))
         object.__setattr__(self, "mean", tuple(float(a) for a in self.mean))
         object.__setattr__(self, "std", tuple(float(a) for a in self.std))
         checks = [
+            (self.window is None or self.window >= 1, "window must be None or >= 1"),
             (self.crop_padding >= 0, "crop_padding must be >= 0"),
             (0.0 <= self.flip_prob <= 1.0, "flip_prob must be in [0, 1]"),
             (self.cutout_size >= 1, "cutout_size must be >= 1"),
@@ -118,6 +132,34 @@ class AugmentConfig:
 
 def _uniform(n: int, gen: torch.Generator | None, device: torch.device) -> torch.Tensor:
     return torch.rand(n, generator=gen, device=device)
+
+
+def random_window(images: torch.Tensor, size: int, gen: torch.Generator | None = None) -> torch.Tensor:
+    """Per-sample random ``size x size`` window of each image (N x C x H x W, any dtype).
+
+    The top-left corner ``(y0, x0)`` is uniform on ``{0..H-size} x {0..W-size}``,
+    independently per image (two gathers, no per-image Python).
+    """
+    n, c, h, w = images.shape
+    if not 1 <= size <= min(h, w):
+        raise ValueError(f"random_window: window {size} does not fit images of size {h} x {w}")
+    if size == h == w:
+        return images
+    dev = images.device
+    oy = torch.randint(0, h - size + 1, (n,), generator=gen, device=dev)
+    ox = torch.randint(0, w - size + 1, (n,), generator=gen, device=dev)
+    rows = (oy[:, None] + torch.arange(size, device=dev))[:, None, :, None].expand(n, c, size, w)
+    cols = (ox[:, None] + torch.arange(size, device=dev))[:, None, None, :].expand(n, c, size, size)
+    return images.gather(2, rows).gather(3, cols)
+
+
+def center_window(images: torch.Tensor | np.ndarray, size: int) -> torch.Tensor | np.ndarray:
+    """The centre ``size x size`` window (top-left ``((H - size) // 2, (W - size) // 2)``) of N x C x H x W images."""
+    h, w = images.shape[-2:]
+    if not 1 <= size <= min(h, w):
+        raise ValueError(f"center_window: window {size} does not fit images of size {h} x {w}")
+    y0, x0 = (h - size) // 2, (w - size) // 2
+    return images[..., y0:y0 + size, x0:x0 + size]
 
 
 def random_crop(images: torch.Tensor, padding: int, gen: torch.Generator | None = None) -> torch.Tensor:
@@ -256,16 +298,18 @@ def augment_batch(images: torch.Tensor, labels: torch.Tensor, config: AugmentCon
     if images.dtype != torch.uint8 or images.dim() != 4:
         raise ValueError(f"augment_batch: expected uint8 N x C x H x W images, got {images.dtype} {tuple(images.shape)}")
     x = images
+    if config.window is not None:
+        x = random_window(x, config.window, gen)
     if config.random_crop:
         x = random_crop(x, config.crop_padding, gen)
     if config.horizontal_flip:
         x = random_horizontal_flip(x, config.flip_prob, gen)
     x = normalize(x, config.mean, config.std)
-    if config.cutout:
-        x = cutout(x, config.cutout_size, config.cutout_prob, gen)
-    if config.random_erasing:
+    if config.random_erasing:  # hysts (1d76092): erasing before cutout
         x = random_erasing(x, config.erasing_prob, config.erasing_area, config.erasing_min_aspect,
                            config.erasing_max_attempts, gen)
+    if config.cutout and not config.dual_cutout:  # dual cutout already cuts each view once
+        x = cutout(x, config.cutout_size, config.cutout_prob, gen)
     views: tuple[torch.Tensor, ...]
     if config.dual_cutout:
         views = tuple(cutout(x, config.cutout_size, config.cutout_prob, gen) for _ in range(2))

@@ -39,6 +39,7 @@ from pathlib import Path
 
 ENV_GPUS = "HOLDOUT_GPUS"
 ENV_LOCK_DIR = "HOLDOUT_GPU_LOCK_DIR"
+ENV_JOBS_PER_GPU = "HOLDOUT_JOBS_PER_GPU"
 
 
 @dataclass(frozen=True)
@@ -103,13 +104,17 @@ def gpu_slot(
     log: logging.Logger | None = None,
     poll_seconds: float = 5.0,
     timeout_seconds: float | None = None,
+    jobs_per_gpu: int | None = None,
 ) -> Iterator[GpuSlot]:
     """Hold one GPU for the duration of the ``with`` block (see module docstring).
 
     ``gpus`` defaults to :func:`visible_gpus`; with no GPU the slot is
     ``device="cpu"``. ``CUDA_VISIBLE_DEVICES`` is set to the chosen id inside the
     block and restored afterwards. ``timeout_seconds=None`` waits for ever;
-    otherwise ``TimeoutError`` names the lock folder.
+    otherwise ``TimeoutError`` names the lock folder. ``jobs_per_gpu`` (default:
+    ``HOLDOUT_JOBS_PER_GPU``, else 1) jobs may share one GPU (one lock per slot,
+    ``gpu<id>.lock``, ``gpu<id>.slot1.lock``, ...; jobs fill every GPU's first slot
+    before any second slot); Snakemake's ``--resources gpu=N`` then counts slots.
     """
     log = log or logging.getLogger("holdout.training.gpu")
     if os.environ.get("SLURM_JOB_ID"):
@@ -127,14 +132,19 @@ def gpu_slot(
     folder.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     warned = False
+    per_gpu = int(os.environ.get(ENV_JOBS_PER_GPU, "1")) if jobs_per_gpu is None else int(jobs_per_gpu)
+    if per_gpu < 1:
+        raise ValueError(f"jobs_per_gpu ({ENV_JOBS_PER_GPU}) must be >= 1, got {per_gpu}")
+    slots = [(gid, folder / (f"gpu{gid}.lock" if j == 0 else f"gpu{gid}.slot{j}.lock"))
+             for j in range(per_gpu) for gid in ids]
     while True:
-        for gid in ids:
-            fd = _try_lock(folder / f"gpu{gid}.lock")
+        for gid, lock in slots:
+            fd = _try_lock(lock)
             if fd is None:
                 continue
             previous = os.environ.get("CUDA_VISIBLE_DEVICES")
             os.environ["CUDA_VISIBLE_DEVICES"] = gid
-            log.info("pinned to GPU %s (lock %s)", gid, folder / f"gpu{gid}.lock")
+            log.info("pinned to GPU %s (lock %s)", gid, lock)
             try:
                 yield GpuSlot(gpu=gid, device="cuda", source="lock")
             finally:

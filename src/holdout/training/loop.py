@@ -112,7 +112,8 @@ class TrainConfig:
     decay (Table 2: "Use weight decay with batch norm"). ``scheduler``:
     ``"multistep"`` multiplies the lr by ``lr_decay`` at each epoch in
     ``milestones`` (Table 2's "Fixed Decay"), ``"cosine"`` anneals it per step
-    from ``base_lr`` to ``lr_min_factor * base_lr``.
+    from ``base_lr`` to ``lr_min_factor * base_lr`` (default 0: hysts' argparse-era
+    ``--lr_min 0``, commit 1d76092).
     """
 
     epochs: int = 160
@@ -126,7 +127,7 @@ class TrainConfig:
     scheduler: SchedulerName = "multistep"
     milestones: tuple[int, ...] = (80, 120)
     lr_decay: float = 0.1
-    lr_min_factor: float = 1e-3
+    lr_min_factor: float = 0.0
     augment: AugmentConfig = field(default_factory=AugmentConfig)
 
     def __post_init__(self) -> None:
@@ -184,22 +185,18 @@ class TrainResult:
 
 
 def parameter_groups(model: nn.Module, weight_decay: float, decay_bn: bool) -> list[dict[str, Any]]:
-    """Optimizer parameter groups; with ``decay_bn=False`` BatchNorm affine parameters get decay 0.
+    """Optimizer parameter groups; with ``decay_bn=False`` every parameter whose name contains
+    ``"bn"`` gets weight decay 0.
 
-    (hysts selects decayed parameters by the name pattern ``conv.weight``, which
-    in its ResNet-preact matches only the stem and shortcut convolutions; we
-    implement the switch's stated meaning: no decay on BatchNorm parameters only.)
+    This is hysts' ``--no_weight_decay_on_bn`` of the argparse-era ``train.py`` (commit
+    1d76092); in :class:`ResNetPreact` (modules ``bn``, ``bn1`` .. ``bn4``) it selects exactly
+    the BatchNorm weights and biases; convolutions and the classifier stay decayed.
     """
     if decay_bn:
         return [{"params": [p for p in model.parameters() if p.requires_grad], "weight_decay": weight_decay}]
-    bn_ids = {
-        id(p)
-        for m in model.modules()
-        if isinstance(m, nn.modules.batchnorm._BatchNorm)
-        for p in m.parameters(recurse=False)
-    }
-    decayed = [p for p in model.parameters() if p.requires_grad and id(p) not in bn_ids]
-    undecayed = [p for p in model.parameters() if p.requires_grad and id(p) in bn_ids]
+    named = [(name, p) for name, p in model.named_parameters() if p.requires_grad]
+    decayed = [p for name, p in named if "bn" not in name]
+    undecayed = [p for name, p in named if "bn" in name]
     return [{"params": decayed, "weight_decay": weight_decay}, {"params": undecayed, "weight_decay": 0.0}]
 
 
@@ -221,7 +218,7 @@ class LRSchedule:
 
     multistep: ``lr_decay ** #{m in milestones : step >= m * steps_per_epoch}``;
     cosine: ``f + (1 - f) * (1 + cos(pi * step / total_steps)) / 2`` with
-    ``f = lr_min_factor`` (hysts' ``CosineScheduler``).
+    ``f = lr_min_factor`` (hysts' ``cosine_annealing``, per step).
     """
 
     kind: str
@@ -229,7 +226,7 @@ class LRSchedule:
     epochs: int
     milestones: tuple[int, ...] = ()
     lr_decay: float = 0.1
-    lr_min_factor: float = 1e-3
+    lr_min_factor: float = 0.0
 
     def __call__(self, step: int) -> float:
         if self.kind == "multistep":

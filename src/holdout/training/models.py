@@ -12,9 +12,11 @@ mappings in deep residual networks", Fig. 4(e) / Table 2 of that paper).
 Architecture (depth ``d``; basic: ``d = 6n + 2``, bottleneck: ``d = 9n + 2``):
 ``conv3x3(3 -> c)`` - three stages of ``n`` units (strides 1, 2, 2; output
 channels ``c, 2c·e, 4c·e`` with expansion ``e = 1`` basic, ``4`` bottleneck) -
-``BN - ReLU - global average pool - linear``. Convolutions and the linear layer
-are Kaiming-normal initialised with ``mode="fan_out"`` (hysts' ``kaiming_fan_out``),
-BatchNorm weights 1 and biases 0, linear bias 0.
+``BN - ReLU - global average pool - linear``. Initialisation as in hysts'
+argparse-era ``models/resnet_preact.py`` (commit 1d76092): convolutions
+Kaiming-normal with ``mode="fan_out"``, BatchNorm weights 1 and biases 0, and the
+final linear layer keeps PyTorch's default weight initialisation
+(``kaiming_uniform_(a=sqrt(5))``) with its bias set to 0.
 """
 
 from __future__ import annotations
@@ -217,11 +219,14 @@ class ResNetPreact(nn.Module):
 
 
 def _kaiming_fan_out(module: nn.Module) -> None:
-    """hysts' ``kaiming_fan_out`` initialiser (He et al. 2015, Eq. 14 with fan-out)."""
-    if isinstance(module, (nn.Conv2d, nn.Linear)):
+    """hysts' ``initialize_weights`` (commit 1d76092): Kaiming-normal fan-out convolutions
+    (He et al. 2015, Eq. 14 with fan-out), BatchNorm (1, 0), linear bias 0 (weight: PyTorch default)."""
+    if isinstance(module, nn.Conv2d):
         nn.init.kaiming_normal_(module.weight, mode="fan_out", nonlinearity="relu")
         if module.bias is not None:
             nn.init.zeros_(module.bias)
+    elif isinstance(module, nn.Linear):
+        nn.init.zeros_(module.bias)
     elif isinstance(module, nn.BatchNorm2d):
         nn.init.ones_(module.weight)
         nn.init.zeros_(module.bias)

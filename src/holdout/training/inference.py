@@ -1,0 +1,108 @@
+"""Predict with every checkpoint of a trained model, in large batches, into holdout.predictions.
+
+One call of :func:`predict_checkpoints` loads each test set once onto the device (uint8)
+and runs every checkpoint of one model over it (``batch_size`` images per forward,
+bf16 autocast and channels_last on CUDA by default). The result is one
+:class:`holdout.predictions.Predictions` per test set with the logits in ``scores``,
+model names ``<model>@e<epoch:03d>`` and metadata naming the configuration and epoch.
+:func:`gather_predictions` concatenates the per-model files of a study.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from holdout.predictions import Predictions
+from holdout.training.augment import center_window
+from holdout.training.loop import load_checkpoint, predict, select_device
+
+__all__ = ["checkpoint_name", "gather_predictions", "predict_checkpoints", "prepare_images"]
+
+
+def checkpoint_name(model: str, epoch: int) -> str:
+    """``<model>@e<epoch:03d>``, the model name of one checkpoint in a predictions file."""
+    return f"{model}@e{epoch:03d}"
+
+
+def prepare_images(images: torch.Tensor, test_time: Mapping[str, Any]) -> torch.Tensor:
+    """The network input of a checkpoint: the centre window when it was trained on windows."""
+    window = test_time.get("window")
+    return images if window is None else center_window(images, int(window))
+
+
+def predict_checkpoints(
+    model: str,
+    checkpoints: Sequence[str | Path],
+    test_sets: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    *,
+    config: Mapping[str, Any] | None = None,
+    batch_size: int = 2048,
+    device: str | None = None,
+    autocast: bool | None = None,
+    channels_last: bool = True,
+    log: logging.Logger | None = None,
+) -> dict[str, Predictions]:
+    """Logits of every checkpoint of ``model`` on every test set (uint8 N x C x H x W, labels).
+
+    ``config`` (e.g. the sampled Table 2 row) goes into each checkpoint's metadata with
+    its epoch and training metrics. ``autocast`` (bf16) defaults to on for CUDA only.
+    """
+    log = log or logging.getLogger("holdout.training.inference")
+    dev = select_device(device)
+    autocast = dev.type == "cuda" if autocast is None else autocast
+    data = {name: torch.as_tensor(x).to(dev) for name, (x, _) in test_sets.items()}
+    logits: dict[str, list[np.ndarray]] = {name: [] for name in test_sets}
+    names: list[str] = []
+    metas: list[dict[str, Any]] = []
+    for path in checkpoints:
+        net, meta = load_checkpoint(path, device=dev)
+        epoch = int(meta["epoch"])
+        names.append(checkpoint_name(model, epoch))
+        metas.append({"model": model, "epoch": epoch, "checkpoint": Path(path).name,
+                      "seed": meta.get("seed"), "train_metrics": meta.get("metrics", {}),
+                      "config": dict(config or {})})
+        tt = meta["test_time"]
+        for name, x in data.items():
+            t0 = time.perf_counter()
+            _, z = predict(net, prepare_images(x, tt), batch_size, device=dev, mean=tt["mean"], std=tt["std"],
+                           channels_last=channels_last, autocast=autocast)
+            dt = time.perf_counter() - t0
+            if not np.isfinite(z).all():  # a diverged run (Table 2 draws learning rates up to 0.5)
+                log.warning("%s on %s: non-finite logits (diverged training) set to 0 / +-max", names[-1], name)
+                z = np.nan_to_num(z, nan=0.0)
+                metas[-1]["finite_logits"] = False
+            logits[name].append(z)
+            acc = float((z.argmax(1) == test_sets[name][1]).mean())
+            log.info("%s on %s: accuracy %.4f, %d images in %.2f s (%.0f images/s)",
+                     names[-1], name, acc, x.shape[0], dt, x.shape[0] / max(dt, 1e-9))
+    out = {}
+    for name, (_, y) in test_sets.items():
+        z = np.stack(logits[name])
+        out[name] = Predictions.create(z.argmax(2), y, names, num_classes=z.shape[2], test_set=name,
+                                       metadata=metas, scores=z, source=f"{model} on {name}")
+    return out
+
+
+def gather_predictions(parts: Sequence[Predictions], test_set: str) -> Predictions:
+    """Concatenate the checkpoints of several models on one test set (labels must agree)."""
+    if not parts:
+        raise ValueError(f"gather_predictions: no predictions for {test_set}")
+    labels = parts[0].labels
+    for p in parts:
+        if p.test_set != test_set or not np.array_equal(p.labels, labels):
+            raise ValueError(f"gather_predictions: {p.model_names[:1]} is not on {test_set} with the same labels")
+    scores = None
+    if all(p.scores is not None for p in parts):
+        scores = np.concatenate([p.scores for p in parts])  # type: ignore[misc]
+    return Predictions.create(
+        np.concatenate([p.predictions for p in parts]), labels,
+        [m for p in parts for m in p.model_names], num_classes=parts[0].num_classes, test_set=test_set,
+        metadata=[m for p in parts for m in p.metadata], scores=scores, source=test_set,
+    )

@@ -1,0 +1,30 @@
+# Helpers and constants of the search study (rules: search.smk).
+from holdout.training.loop import checkpoint_paths as _checkpoint_paths
+from holdout.training.search import model_name as _search_model_name
+
+SEARCH = config["search"]
+SEARCH_DIR = "results/search"
+
+
+def search_models():
+    """m000, m001, ... (one per sampled configuration; empty when the study is disabled)."""
+    if not study_enabled("search"):
+        return []
+    return [_search_model_name(i) for i in range(int(SEARCH["n_models"]))]
+
+
+def search_model_outputs(model):
+    """The files search_train writes for one model (its checkpoints first)."""
+    d = f"{SEARCH_DIR}/models/{model}"
+    ckpts = [str(p) for p in _checkpoint_paths(d, int(SEARCH["num_checkpoints"]))]
+    return ckpts + [f"{d}/config.json", f"{d}/log.csv"]
+
+
+def search_targets():
+    """Final outputs of the search study: the sampled table and every model's files."""
+    if not study_enabled("search"):
+        return []
+    out = [f"{SEARCH_DIR}/configs.csv"]
+    for m in search_models():
+        out += search_model_outputs(m)
+    return out
