@@ -43,7 +43,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from holdout.training.augment import CIFAR10_MEAN, CIFAR10_STD, AugmentConfig, AugmentedBatch, augment_batch, normalize
-from holdout.training.models import ResNetPreact, ResNetPreactConfig, build_resnet_preact
+from holdout.training.models import ResNetPreact, ResNetPreactConfig
+from holdout.training.registry import ModelSpec, build_network, describe_model, model_config_from_dict
 
 __all__ = [
     "training_step",
@@ -334,7 +335,7 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> tup
         raise ValueError(f"{path}: not a readable checkpoint ({exc})") from exc
     if not isinstance(ckpt, dict) or "model_state" not in ckpt or "model_config" not in ckpt:
         raise ValueError(f"{path}: not a holdout checkpoint (missing model_state / model_config)")
-    model = build_resnet_preact(ResNetPreactConfig.from_dict(ckpt["model_config"]))
+    model = build_network(model_config_from_dict(ckpt["model_config"]))
     model.load_state_dict(ckpt["model_state"])
     model.to(device).eval()
     meta = {k: v for k, v in ckpt.items() if k != "model_state"}
@@ -396,7 +397,7 @@ def _evaluate(model: nn.Module, images: torch.Tensor, labels: torch.Tensor, aug:
 
 
 def train(
-    model_config: ResNetPreactConfig,
+    model_config: ResNetPreactConfig | ModelSpec,
     config: TrainConfig,
     images: Any,
     labels: Any,
@@ -469,7 +470,7 @@ def train(
     init_seed, order_seed, aug_seed, mix_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(4))
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(init_seed)
-        net = build_resnet_preact(model_config)
+        net = build_network(model_config)
     net.to(dev).to(memory_format=mem_fmt)
     optimizer = build_optimizer(net, config)
     scheduler = build_scheduler(optimizer, config, steps_per_epoch)
@@ -504,9 +505,9 @@ def train(
         fwd = torch.compile(net)  # type: ignore[assignment]
 
     log.info(
-        "training ResNet-preact-%d (%s, %d ch): %d images, %d epochs x %d steps, batch %d, %s on %s "
+        "training %s: %d images, %d epochs x %d steps, batch %d, %s on %s "
         "(threads %d, channels_last %s, bf16 %s, compile %s)",
-        model_config.depth, model_config.block_type, model_config.base_channels, n, config.epochs,
+        describe_model(model_config), n, config.epochs,
         steps_per_epoch, config.batch_size, config.optimizer, dev, torch.get_num_threads(),
         channels_last, autocast, compile,
     )
