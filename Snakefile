@@ -21,6 +21,7 @@ include: "workflow/rules/cifar10_1.smk"
 include: "workflow/rules/similarity.smk"
 include: "workflow/rules/adversarial.smk"
 include: "workflow/rules/adversarial_imagenet.smk"
+include: "workflow/rules/retraining.smk"
 
 
 rule all:
@@ -33,3 +34,4 @@ rule all:
         similarity_targets(),
         adversarial_targets(),
         adversarial_imagenet_targets(),
+        retraining_targets(),

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,14 +25,17 @@ from holdout.predictions import Predictions
 __all__ = [
     "PAPER_SEC55",
     "PAPER_TABLE2",
+    "RunData",
     "accuracy_row",
     "balanced_draw",
+    "class_balanced_subset",
     "cv_fold",
     "cv_splits",
     "cv_splits_frame",
     "half_split",
     "hard_images",
     "read_cv_splits",
+    "run_data",
     "sec55_table",
     "table2",
     "table2_markdown",
@@ -225,3 +229,49 @@ def sec55_table(results: pd.DataFrame, held_out: Mapping[str, np.ndarray], alpha
             c = np.asarray(correct, dtype=bool)[np.asarray(mask, dtype=bool)]
             rows.append({"draw": draw, "training": arm, **accuracy_row(int(c.sum()), c.size, alpha)})
     return pd.DataFrame(rows)
+
+
+def class_balanced_subset(labels: Sequence[int] | np.ndarray, per_class: int, seed: int) -> np.ndarray:
+    """Sorted indices of ``per_class`` random examples of every class (all of a class with fewer)."""
+    y = _labels(labels, "class_balanced_subset")
+    rng = np.random.default_rng(seed)
+    parts = [rng.permutation(np.flatnonzero(y == c))[:per_class] for c in np.unique(y)]
+    return np.sort(np.concatenate(parts))
+
+
+@dataclass(frozen=True)
+class RunData:
+    """What one retraining run trains on and is tested on.
+
+    ``train``: ``(source, indices)`` pairs, sources ``"train"`` / ``"test"`` (CIFAR-10) and
+    ``"v4"`` (CIFAR-10.1 v4); ``evaluate``: one such pair (the run's test set, named ``test_set``).
+    """
+
+    train: tuple[tuple[str, np.ndarray], ...]
+    evaluate: tuple[str, np.ndarray]
+    test_set: str
+
+
+def run_data(run: str, split: np.ndarray, n_test: int, v4_labels: np.ndarray | None = None,
+             n_half: int = 1010) -> RunData:
+    """Training and test data of a run: ``split<k>`` (Sec. 5.6), ``standard``, ``half<seed>`` (Sec. 5.5).
+
+    ``split<k>`` trains on the training images outside split k plus the ``n_test`` original test
+    images and tests on split k; ``standard`` trains on all training images and tests on the
+    original test set; ``half<seed>`` adds the class-balanced ``n_half`` v4 images drawn with
+    ``seed`` (:func:`half_split`) to all training images and is evaluated on all of v4 (the
+    held-out half is selected afterwards, :func:`sec55_table`).
+    """
+    n_train = len(split)
+    if run.startswith("split") and run[5:].isdigit():
+        train, held = cv_fold(split, int(run[5:]) - 1)
+        return RunData((("train", train), ("test", np.arange(n_test))), ("train", held), f"cifar10_train_{run}")
+    if run == "standard":
+        return RunData((("train", np.arange(n_train)),), ("test", np.arange(n_test)), "cifar10_test")
+    if run.startswith("half") and run[4:].isdigit():
+        if v4_labels is None:
+            raise ValueError(f"run {run!r} needs the CIFAR-10.1 v4 labels")
+        extra = np.flatnonzero(half_split(v4_labels, n_half, int(run[4:])))
+        return RunData((("train", np.arange(n_train)), ("v4", extra)), ("v4", np.arange(len(v4_labels))),
+                       "cifar10_1_v4")
+    raise ValueError(f"unknown retraining run {run!r} (split<k>, standard or half<seed>)")
