@@ -31,6 +31,16 @@ def test_cv_splits_are_class_balanced_5_x_10000():
     assert counts.shape == (5, 10) and (counts == 1000).all()  # Sec. 5.6: 1,000 per class per split
 
 
+@pytest.mark.parametrize("per_class", [8, 13])
+def test_cv_splits_balanced_when_classes_do_not_divide(per_class):
+    y = np.repeat(np.arange(10), per_class)
+    split = cv_splits(y, 5, seed=0)
+    sizes = np.bincount(split, minlength=5)
+    assert sizes.max() - sizes.min() <= 1
+    counts = pd.crosstab(split, y).to_numpy()
+    assert (counts.max(axis=0) - counts.min(axis=0) <= 1).all()
+
+
 def test_cv_splits_deterministic_and_seeded():
     a, b, c = cv_splits(CIFAR_LABELS, seed=3), cv_splits(CIFAR_LABELS, seed=3), cv_splits(CIFAR_LABELS, seed=4)
     assert np.array_equal(a, b) and not np.array_equal(a, c)

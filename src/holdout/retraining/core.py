@@ -62,17 +62,20 @@ def cv_splits(labels: Sequence[int] | np.ndarray, n_splits: int = 5, seed: int =
     """Split id (0 .. n_splits-1) of every example, class-balanced and seeded (Sec. 5.6).
 
     Within each class the examples are permuted (``numpy.random.default_rng(seed)``) and dealt to
-    the splits in turn, so a class's count differs by at most one between splits (CIFAR-10:
-    1,000 images of each class in each of the five splits of 10,000).
+    the splits in turn (each class continuing where the previous one stopped), so a class's count
+    and a split's size differ by at most one between splits (CIFAR-10: 1,000 images of each class
+    in each of the five splits of 10,000).
     """
     y = _labels(labels, "cv_splits")
     if n_splits < 2:
         raise ValueError(f"cv_splits: n_splits must be >= 2, got {n_splits}")
     rng = np.random.default_rng(seed)
     split = np.empty(y.size, dtype=np.int64)
+    offset = 0
     for c in np.unique(y):
         idx = np.flatnonzero(y == c)
-        split[rng.permutation(idx)] = np.arange(idx.size) % n_splits
+        split[rng.permutation(idx)] = (offset + np.arange(idx.size)) % n_splits
+        offset += idx.size  # the next class continues the deal, so split sizes differ by at most one too
     return split
 
 
