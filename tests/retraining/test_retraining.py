@@ -124,3 +124,20 @@ def test_figures_on_generated_images(tmp_path):
     assert fig.axes[0].get_title() == "True: c0\nPredicted: c6"
     save_figure(fig, tmp_path / "f3.png", data=data)
     assert pd.read_csv(tmp_path / "f3.csv")["predicted_class"].tolist() == ["c6", "c8"]
+
+
+def test_figure3_captions_of_the_paper_are_among_the_hard_v4_images(shared_data):
+    """Recht et al. (2018), Figure 3 (App. B) captions "True: deer / Predicted: frog", "True: airplane /
+    Predicted: ship", "True: airplane / Predicted: cat": each is the (label, majority prediction) of a
+    v4 image that none of the 30 published models classifies correctly (21 such images)."""
+    from holdout.data.core import CIFAR10_CLASSES, read_cifar10_1_prediction_file
+
+    base = shared_data / "CIFAR-10.1"
+    files = sorted((base / "model_predictions/v4_predictions").glob("*_predictions.json"))
+    assert len(files) == 30
+    labels = np.load(base / "datasets/cifar10.1_v4_labels.npy")
+    preds = np.stack([read_cifar10_1_prediction_file(f) for f in files])
+    hard = hard_images(Predictions.create(preds, labels, [f.stem for f in files], num_classes=10))
+    assert len(hard) == 21
+    pairs = {(CIFAR10_CLASSES[t], CIFAR10_CLASSES[p]) for t, p in zip(hard["label"], hard["majority"])}
+    assert {("deer", "frog"), ("airplane", "ship"), ("airplane", "cat")} <= pairs
