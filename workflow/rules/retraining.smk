@@ -31,10 +31,12 @@ rule retraining_cv_splits:
     input:
         arrays=f"{RT_RESOURCES}/cifar10.npz",
     output:
-        splits=report(f"{RT_RESULTS}/cv_splits.csv", caption="../report/retraining/cv_splits.rst", category="Recht et al. 2018", subcategory="Table 2"),
-    params:
-        n_splits=RT["n_splits"],
-        seed=RT["seed"],
+        splits=report(
+            f"{RT_RESULTS}/cv_splits.csv",
+            caption="../report/retraining/cv_splits.rst",
+            category="Recht et al. 2018",
+            subcategory="Table 2",
+        ),
     log:
         log_path("retraining", "cv_splits"),
     benchmark:
@@ -45,6 +47,9 @@ rule retraining_cv_splits:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        n_splits=RT["n_splits"],
+        seed=RT["seed"],
     script:
         "../scripts/retraining_cv_splits.py"
 
@@ -57,8 +62,19 @@ rule retraining_train:
         checkpoint=f"{RT_RESULTS}/runs/{{model}}/{{run}}/checkpoint_01.pt",
         training_log=f"{RT_RESULTS}/runs/{{model}}/{{run}}/training_log.csv",
         predictions=f"{RT_RESULTS}/runs/{{model}}/{{run}}/predictions.npz",
+    log:
+        log_path("retraining", "train/{model}_{run}"),
+    benchmark:
+        bench_path("retraining", "train/{model}_{run}")
     wildcard_constraints:
         run=r"split\d+|standard|half\d+",
+    conda:
+        "../../envs/torch.yaml"
+    threads: RT["threads"]
+    resources:
+        mem_mb=attempt_scaled(RT["mem_mb"]),
+        runtime=attempt_scaled(RT["runtime_min"]),
+        gpu=RT["gpus_per_job"],
     params:
         overrides=lambda w: rt_model_cfg(w.model).get("overrides", {}),
         train=lambda w: rt_model_cfg(w.model).get("train", {}),
@@ -67,17 +83,6 @@ rule retraining_train:
         n_half=RT["sec55"]["n_half"],
         device=RT["device"],
         state_dir=lambda w: f"{RT_RESOURCES}/state/{w.model}/{w.run}",
-    log:
-        log_path("retraining", "train/{model}_{run}"),
-    benchmark:
-        bench_path("retraining", "train/{model}_{run}")
-    conda:
-        "../../envs/torch.yaml"
-    threads: RT["threads"]
-    resources:
-        mem_mb=attempt_scaled(RT["mem_mb"]),
-        runtime=attempt_scaled(RT["runtime_min"]),
-        gpu=RT["gpus_per_job"],
     script:
         "../scripts/retraining_train.py"
 
@@ -87,12 +92,13 @@ rule retraining_table2:
     input:
         predictions=[rt_predictions(m, r) for m, r in rt_runs_table2()],
     output:
-        csv=report(f"{RT_RESULTS}/table2.csv", caption="../report/retraining/table2.rst", category="Recht et al. 2018", subcategory="Table 2"),
+        csv=report(
+            f"{RT_RESULTS}/table2.csv",
+            caption="../report/retraining/table2.rst",
+            category="Recht et al. 2018",
+            subcategory="Table 2",
+        ),
         md=f"{RT_RESULTS}/table2.md",
-    params:
-        runs=rt_runs_table2(),
-        alpha=RT["alpha"],
-        notes=RT["notes"],
     log:
         log_path("retraining", "table2"),
     benchmark:
@@ -103,6 +109,10 @@ rule retraining_table2:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        runs=rt_runs_table2(),
+        alpha=RT["alpha"],
+        notes=RT["notes"],
     script:
         "../scripts/retraining_table2.py"
 
@@ -113,13 +123,13 @@ rule retraining_sec55:
         predictions=rt_sec55_predictions(),
         v4_labels=data_raw_path(rt_c101("v4", "labels")),
     output:
-        csv=report(f"{RT_RESULTS}/sec55.csv", caption="../report/retraining/sec55.rst", category="Recht et al. 2018", subcategory="Sec. 5.5"),
+        csv=report(
+            f"{RT_RESULTS}/sec55.csv",
+            caption="../report/retraining/sec55.rst",
+            category="Recht et al. 2018",
+            subcategory="Sec. 5.5",
+        ),
         md=f"{RT_RESULTS}/sec55.md",
-    params:
-        runs=rt_runs_sec55(),
-        n_half=RT["sec55"]["n_half"],
-        alpha=RT["alpha"],
-        notes=RT["notes"],
     log:
         log_path("retraining", "sec55"),
     benchmark:
@@ -130,6 +140,11 @@ rule retraining_sec55:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        runs=rt_runs_sec55(),
+        n_half=RT["sec55"]["n_half"],
+        alpha=RT["alpha"],
+        notes=RT["notes"],
     script:
         "../scripts/retraining_sec55.py"
 
@@ -142,8 +157,6 @@ rule retraining_predict_v4:
         v4_labels=data_raw_path(rt_c101("v4", "labels")),
     output:
         predictions=f"{RT_RESULTS}/runs/{{model}}/standard/predictions_v4.npz",
-    params:
-        device=RT["device"],
     log:
         log_path("retraining", "predict_v4/{model}"),
     benchmark:
@@ -154,6 +167,8 @@ rule retraining_predict_v4:
     resources:
         mem_mb=attempt_scaled(RT["mem_mb"]),
         runtime=attempt_scaled(10),
+    params:
+        device=RT["device"],
     script:
         "../scripts/retraining_predict_v4.py"
 
@@ -163,13 +178,14 @@ rule retraining_figure1:
     input:
         unpack(rt_figure1_inputs),
     output:
-        png=report(f"{RT_RESULTS}/figure1.png", caption="../report/retraining/figure1.rst", category="Recht et al. 2018", subcategory="Figure 1"),
+        png=report(
+            f"{RT_RESULTS}/figure1.png",
+            caption="../report/retraining/figure1.rst",
+            category="Recht et al. 2018",
+            subcategory="Figure 1",
+        ),
         pdf=f"{RT_RESULTS}/figure1.pdf",
         csv=f"{RT_RESULTS}/figure1.csv",
-    params:
-        version=RT["figure1"]["version"],
-        per_class=RT["figure1"]["per_class"],
-        seed=RT["figure1"]["seed"],
     log:
         log_path("retraining", "figure1"),
     benchmark:
@@ -180,6 +196,10 @@ rule retraining_figure1:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        version=RT["figure1"]["version"],
+        per_class=RT["figure1"]["per_class"],
+        seed=RT["figure1"]["seed"],
     script:
         "../scripts/retraining_figure1.py"
 
@@ -190,12 +210,14 @@ rule retraining_figure3:
         images=data_raw_path(rt_c101("v4", "data")),
         predictions=data_prediction_path("cifar10_1_v4"),
     output:
-        png=report(f"{RT_RESULTS}/figure3.png", caption="../report/retraining/figure3.rst", category="Recht et al. 2018", subcategory="Figure 3"),
+        png=report(
+            f"{RT_RESULTS}/figure3.png",
+            caption="../report/retraining/figure3.rst",
+            category="Recht et al. 2018",
+            subcategory="Figure 3",
+        ),
         pdf=f"{RT_RESULTS}/figure3.pdf",
         csv=f"{RT_RESULTS}/figure3.csv",
-    params:
-        columns=RT["figure3"]["columns"],
-        max_images=RT["figure3"]["max_images"],
     log:
         log_path("retraining", "figure3"),
     benchmark:
@@ -206,5 +228,8 @@ rule retraining_figure3:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        columns=RT["figure3"]["columns"],
+        max_images=RT["figure3"]["max_images"],
     script:
         "../scripts/retraining_figure3.py"

@@ -21,15 +21,19 @@ def rt_have_cifar10():
 
 def rt_have_images(version):
     """True when the CIFAR-10.1 images and labels of ``version`` can be fetched and verified."""
-    return data_file_available(rt_c101(version, "data")) and data_file_available(rt_c101(version, "labels"))
+    return data_file_available(rt_c101(version, "data")) and data_file_available(
+        rt_c101(version, "labels")
+    )
 
 
 def rt_model_cfg(model):
     try:
         return RT["models"][model]
     except KeyError:
-        raise WorkflowError(f"retraining.models has no entry for {model!r} (named in retraining.table2_models "
-                            "or retraining.sec55.model)")
+        raise WorkflowError(
+            f"retraining.models has no entry for {model!r} (named in retraining.table2_models "
+            "or retraining.sec55.model)"
+        )
 
 
 def rt_runs_table2():
@@ -49,12 +53,21 @@ def rt_predictions(model, run):
 def rt_sec55_predictions():
     """Sec. 5.5 inputs, in rt_runs_sec55() order: the half<seed> runs on v4, the standard run on v4."""
     model = RT["sec55"]["model"]
-    return [rt_predictions(model, r) if r != "standard" else f"{RT_RESULTS}/runs/{model}/standard/predictions_v4.npz"
-            for r in rt_runs_sec55()]
+    return [
+        (
+            rt_predictions(model, r)
+            if r != "standard"
+            else f"{RT_RESULTS}/runs/{model}/standard/predictions_v4.npz"
+        )
+        for r in rt_runs_sec55()
+    ]
 
 
 def rt_train_inputs(wildcards):
-    inputs = {"arrays": f"{RT_RESOURCES}/cifar10.npz", "splits": f"{RT_RESULTS}/cv_splits.csv"}
+    inputs = {
+        "arrays": f"{RT_RESOURCES}/cifar10.npz",
+        "splits": f"{RT_RESULTS}/cv_splits.csv",
+    }
     if wildcards.run.startswith("half"):
         inputs["v4_images"] = data_raw_path(rt_c101("v4", "data"))
         inputs["v4_labels"] = data_raw_path(rt_c101("v4", "labels"))
@@ -75,14 +88,20 @@ def _rt_report_skipped():
     if not study_enabled("retraining"):
         return
     if not rt_have_cifar10():
-        _rt_logger.warning("retraining: the CIFAR-10 archive is not available: Table 2, Figure 1 and Sec. 5.5 "
-                           "are skipped")
+        _rt_logger.warning(
+            "retraining: the CIFAR-10 archive is not available: Table 2, Figure 1 and Sec. 5.5 "
+            "are skipped"
+        )
     parts = {"v4": ["Sec. 5.5 (training on half of CIFAR-10.1 v4)", "Figure 3"]}
-    parts.setdefault(RT["figure1"]["version"], []).append("the new-test-set half of Figure 1")
+    parts.setdefault(RT["figure1"]["version"], []).append(
+        "the new-test-set half of Figure 1"
+    )
     for version, what in parts.items():
         if not rt_have_images(version):
-            _rt_logger.warning(f"retraining: the CIFAR-10.1 {version} images ({rt_c101(version, 'data')}) are not "
-                               f"available (no checksum configured, or not in the mirror): {', '.join(what)} skipped")
+            _rt_logger.warning(
+                f"retraining: the CIFAR-10.1 {version} images ({rt_c101(version, 'data')}) are not "
+                f"available (no checksum configured, or not in the mirror): {', '.join(what)} skipped"
+            )
 
 
 _rt_report_skipped()
@@ -94,7 +113,11 @@ def retraining_targets():
         return []
     out = []
     if rt_have_cifar10():
-        out += [f"{RT_RESULTS}/cv_splits.csv", f"{RT_RESULTS}/table2.csv", f"{RT_RESULTS}/table2.md"]
+        out += [
+            f"{RT_RESULTS}/cv_splits.csv",
+            f"{RT_RESULTS}/table2.csv",
+            f"{RT_RESULTS}/table2.md",
+        ]
         out += [f"{RT_RESULTS}/figure1.{ext}" for ext in ("png", "pdf", "csv")]
         if rt_have_images("v4"):
             out += [f"{RT_RESULTS}/sec55.csv", f"{RT_RESULTS}/sec55.md"]
