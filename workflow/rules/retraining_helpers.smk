@@ -99,7 +99,11 @@ def _rt_report_skipped():
     for version, what in parts.items():
         if not rt_have_images(version):
             path = rt_c101(version, "data")
-            why = "no checksum in data.checksums" if path not in DATA["checksums"] else f"not in the mirror {data_mirror()}"
+            why = (
+                "no checksum in data.checksums"
+                if path not in DATA["checksums"]
+                else f"not in the mirror {data_mirror()}"
+            )
             _rt_logger.warning(
                 f"retraining: the CIFAR-10.1 {version} images ({path}) are not available ({why}): "
                 f"{', '.join(what)} skipped"
