@@ -29,6 +29,7 @@ include: "workflow/rules/training.smk"
 include: "workflow/rules/search.smk"
 include: "workflow/rules/seeds.smk"
 include: "workflow/rules/predict.smk"
+include: "workflow/rules/retraining.smk"
 
 
 rule all:
@@ -48,3 +49,4 @@ rule all:
         search_targets(),
         seeds_targets(),
         predict_targets(),
+        retraining_targets(),

@@ -56,7 +56,7 @@ def _mps_available() -> bool:
     return mps is not None and mps.is_available()
 
 
-def memory_format_for(device: torch.device, model_config: ResNetPreactConfig) -> torch.memory_format:
+def memory_format_for(device: torch.device, model_config: object) -> torch.memory_format:
     """The memory format to train ``model_config`` in on ``device``.
 
     - CUDA: ``channels_last`` (tensor-core convolutions).
@@ -77,9 +77,25 @@ def memory_format_for(device: torch.device, model_config: ResNetPreactConfig) ->
     if device.type == "cuda":
         return torch.channels_last
     if device.type == "cpu":
-        narrowest = min(model_config.stage_channels[:2])
+        if isinstance(model_config, ResNetPreactConfig):
+            narrowest = min(model_config.stage_channels[:2])
+        else:  # the other registry families (WRN, shake-shake, VGG): look at the built network
+            narrowest = narrowest_strided_1x1_channels(model_config)
         return torch.channels_last if narrowest >= ONEDNN_MIN_STRIDED_1X1_CHANNELS else torch.contiguous_format
     return torch.contiguous_format
+
+
+def narrowest_strided_1x1_channels(model_config: object) -> float:
+    """The fewest input channels of any 1x1 convolution with stride > 1 in the network that
+    :func:`holdout.training.registry.build_network` builds from ``model_config`` (inf if none):
+    the convolutions behind the oneDNN fault described in :func:`memory_format_for`."""
+    from holdout.training.registry import build_network  # the registry imports every family
+
+    with torch.device("meta"):
+        net = build_network(model_config)  # type: ignore[arg-type]
+    widths = [m.in_channels for m in net.modules() if isinstance(m, torch.nn.Conv2d)
+              and tuple(m.kernel_size) == (1, 1) and max(m.stride) > 1]
+    return float(min(widths)) if widths else float("inf")
 
 
 @dataclass(frozen=True)
@@ -117,8 +133,9 @@ def execution_plan(
         fmt = torch.channels_last if channels_last else torch.contiguous_format
         if channels_last and dev.type == "cpu" and safe != torch.channels_last:
             (log or logging.getLogger(__name__)).warning(
-                "channels_last=True with %d base channels: oneDNN (torch 2.14.1) may crash in the backward pass "
-                "on CPUs without AVX-512; leave channels_last unset to train in NCHW", model_config.base_channels,
+                "channels_last=True with a 1x1 stride-2 convolution over fewer than %d channels: oneDNN "
+                "(torch 2.14.1) may crash in the backward pass on CPUs without AVX-512; leave channels_last unset "
+                "to train in NCHW", ONEDNN_MIN_STRIDED_1X1_CHANNELS,
             )
     on_cuda = dev.type == "cuda"
     return ExecutionPlan(

@@ -66,8 +66,8 @@ from holdout.training.device import (
 from holdout.training.models import (
     ResNetPreact,
     ResNetPreactConfig,
-    build_resnet_preact,
 )
+from holdout.training.registry import ModelSpec, build_network, describe_model, model_config_from_dict
 from holdout.training.progress import log_progress
 
 __all__ = [
@@ -342,7 +342,7 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> tup
         raise ValueError(f"{path}: not a readable checkpoint ({exc})") from exc
     if not isinstance(ckpt, dict) or "model_state" not in ckpt or "model_config" not in ckpt:
         raise ValueError(f"{path}: not a holdout checkpoint (missing model_state / model_config)")
-    model = build_resnet_preact(ResNetPreactConfig.from_dict(ckpt["model_config"]))
+    model = build_network(model_config_from_dict(ckpt["model_config"]))
     model.load_state_dict(ckpt["model_state"])
     model.to(device).eval()
     meta = {k: v for k, v in ckpt.items() if k != "model_state"}
@@ -509,7 +509,7 @@ def _set_up(job: _Job) -> _RunState:
     )
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(init_seed)
-        net = build_resnet_preact(job.model_config)
+        net = build_network(job.model_config)
     net.to(job.plan.device).to(memory_format=job.plan.memory_format)
     optimizer = build_optimizer(net, job.config)
     return _RunState(
@@ -646,17 +646,17 @@ def _finish(job: _Job, run: _RunState) -> None:
 
 
 def _log_start(job: _Job, log: logging.Logger) -> None:
-    mc, cfg, plan = job.model_config, job.config, job.plan
+    cfg, plan = job.config, job.plan
     log.info(
-        "training ResNet-preact-%d (%s, %d ch): %d images, %d epochs x %d steps, batch %d, %s on %s "
+        "training %s: %d images, %d epochs x %d steps, batch %d, %s on %s "
         "(threads %d, channels_last %s, bf16 %s, compile %s)",
-        mc.depth, mc.block_type, mc.base_channels, job.data.images.shape[0], cfg.epochs,
+        describe_model(job.model_config), job.data.images.shape[0], cfg.epochs,
         job.data.steps_per_epoch, cfg.batch_size, cfg.optimizer, plan.device, torch.get_num_threads(),
         plan.channels_last, plan.autocast, plan.compile,
     )
 
 
-def train_run(model_config: ResNetPreactConfig, config: TrainConfig, images: Any, labels: Any,
+def train_run(model_config: ResNetPreactConfig | ModelSpec, config: TrainConfig, images: Any, labels: Any,
               settings: RunSettings, *, test_images: Any = None, test_labels: Any = None,
               log: logging.Logger | None = None) -> TrainResult:
     """:func:`train` with its run settings as one :class:`RunSettings` (set-up, resume, epochs, checkpoints)."""
@@ -678,7 +678,7 @@ def train_run(model_config: ResNetPreactConfig, config: TrainConfig, images: Any
     images_per_epoch = data.steps_per_epoch * config.batch_size
     run.net.train()
     with log_progress(log, config.epochs * images_per_epoch, initial=run.start_epoch * images_per_epoch,
-                      desc=f"train ResNet-preact-{model_config.depth}", unit="img") as bar:
+                      desc=f"train {describe_model(model_config)}", unit="img") as bar:
         for epoch in range(run.start_epoch + 1, config.epochs + 1):
             row = _run_epoch(job, run, fwd, epoch, bar)
             if not math.isfinite(row["train_loss"]):
@@ -695,7 +695,7 @@ def train_run(model_config: ResNetPreactConfig, config: TrainConfig, images: Any
 
 
 def train(
-    model_config: ResNetPreactConfig,
+    model_config: ResNetPreactConfig | ModelSpec,
     config: TrainConfig,
     images: Any,
     labels: Any,
