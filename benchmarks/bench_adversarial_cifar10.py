@@ -70,27 +70,45 @@ def plain_rate(net: torch.nn.Module, window: int, batch: int, device: torch.devi
     return reps * batch / (time.perf_counter() - t0)
 
 
-def bench(net, images, window: int, eps: int, batch: int, chunk: int, accuracy: float, seed: int,
-          device: torch.device) -> dict:
+def bench(
+    net, images, window: int, eps: int, batch: int, chunk: int, accuracy: float, seed: int, device: torch.device
+) -> dict:
     o = (32 - window) // 2
-    centre = torch.from_numpy(np.ascontiguousarray(images[:, o:o + window, o:o + window].transpose(0, 3, 1, 2)))
+    centre = torch.from_numpy(np.ascontiguousarray(images[:, o : o + window, o : o + window].transpose(0, 3, 1, 2)))
     with torch.no_grad():
-        pred = torch.cat([net(centre[i:i + batch].to(device)).argmax(1).cpu() for i in range(0, len(images), batch)])
+        pred = torch.cat([net(centre[i : i + batch].to(device)).argmax(1).cpu() for i in range(0, len(images), batch)])
     rng = np.random.default_rng(seed)
     labels = np.where(rng.random(len(images)) < accuracy, pred.numpy(), (pred.numpy() + 1) % 10)
     timed = TimedModel(net, device)
     t0 = time.perf_counter()
-    res = ac.attack_model(timed, images, labels, np.arange(len(images)), window=window, eps=eps, seed=seed,
-                          batch_size=batch, chunk_size=chunk, device=device)
+    res = ac.attack_model(
+        timed,
+        images,
+        labels,
+        np.arange(len(images)),
+        window=window,
+        eps=eps,
+        seed=seed,
+        batch_size=batch,
+        chunk_size=chunk,
+        device=device,
+    )
     dt = time.perf_counter() - t0
     fp = res.forward_passes
     correct = res.losses == 0
     success = correct & (res.outcomes["strongest"].adv_losses == 1)
     return {
-        "window": window, "eps": eps, "images": len(images), "error": float(res.losses.mean()),
-        "success": float(success.sum() / max(correct.sum(), 1)), "fp/img": float(fp.mean()),
-        "fp max": int(fp.max()), "img/s": len(images) / dt, "windows/s": fp.sum() / dt,
-        "plain windows/s": plain_rate(net, window, batch, device), "in model %": 100.0 * timed.seconds / dt,
+        "window": window,
+        "eps": eps,
+        "images": len(images),
+        "error": float(res.losses.mean()),
+        "success": float(success.sum() / max(correct.sum(), 1)),
+        "fp/img": float(fp.mean()),
+        "fp max": int(fp.max()),
+        "img/s": len(images) / dt,
+        "windows/s": fp.sum() / dt,
+        "plain windows/s": plain_rate(net, window, batch, device),
+        "in model %": 100.0 * timed.seconds / dt,
     }
 
 

@@ -27,8 +27,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from holdout.predictions import Predictions, save_predictions
-from holdout.runlog import median_time
+from holdout.predictions import Predictions, save_predictions  # noqa: E402
+from holdout.runlog import median_time  # noqa: E402
 
 
 def synthetic_predictions(k: int, n: int, classes: int = 1000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -46,13 +46,18 @@ def write_inputs(folder: Path, k: int, n: int, csv: bool) -> dict[str, Path]:
     preds, labels = synthetic_predictions(k, n)
     new_preds, new_labels = synthetic_predictions(k, n // 5, seed=1)
     names = [f"model_{i:03d}" for i in range(k)]
-    paths = {"npy": folder / "preds.npy", "labels": folder / "labels.npy", "npz": folder / "preds.npz",
-             "new": folder / "new.npz"}
+    paths = {
+        "npy": folder / "preds.npy",
+        "labels": folder / "labels.npy",
+        "npz": folder / "preds.npz",
+        "new": folder / "new.npz",
+    }
     np.save(paths["npy"], preds.astype(np.int16))
     np.save(paths["labels"], labels)
     save_predictions(paths["npz"], Predictions.create(preds, labels, names, num_classes=1000, test_set="bench"))
-    save_predictions(paths["new"], Predictions.create(new_preds, new_labels, names, num_classes=1000,
-                                                      test_set="bench_new"))
+    save_predictions(
+        paths["new"], Predictions.create(new_preds, new_labels, names, num_classes=1000, test_set="bench_new")
+    )
     if csv:
         paths["csv"] = folder / "preds.csv"
         np.savetxt(paths["csv"], preds.T, fmt="%d", delimiter=",", header=",".join(names), comments="")
@@ -79,12 +84,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         paths = write_inputs(folder, args.models, args.n, args.csv)
-        variants = [("npy + labels.npy", "npy", False), ("npz", "npz", False),
-                    ("npz + new test set (n/5)", "npz", True)]
+        variants = [
+            ("npy + labels.npy", "npy", False),
+            ("npz", "npz", False),
+            ("npz + new test set (n/5)", "npz", True),
+        ]
         if args.csv:
             variants.append(("csv + labels.npy", "csv", False))
-        print(f"holdout audit, K = {args.models} x n = {args.n:,}, {os.cpu_count()} CPUs, load average "
-              f"{os.getloadavg()[0]:.1f}, median of {args.repeats} (target < 10 s)")
+        print(
+            f"holdout audit, K = {args.models} x n = {args.n:,}, {os.cpu_count()} CPUs, load average "
+            f"{os.getloadavg()[0]:.1f}, median of {args.repeats} (target < 10 s)"
+        )
         for label, fmt, new in variants:
             cmd = audit_command(paths, fmt, folder / f"out_{fmt}_{new}", new)
 

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from holdout import bounds as B  # noqa: E402
-from holdout.runlog import median_time
+from holdout.runlog import median_time  # noqa: E402
 
 IMAGENET = dict(n=50_000, error=0.244, eps=0.01, delta=0.05)
 
@@ -34,9 +34,21 @@ STUDY_TARGETS = ("results/bounds/figure1b.pdf", "results/bounds/figure2.pdf", "r
 def study_command(workdir: str, cores: int) -> list[str]:
     """The snakemake command line of the whole-study timing: the bounds stage's outputs, with the
     paper's setting from config (offline: no similarity stage, no data)."""
-    return [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", workdir,
-            "--cores", str(cores), "--nolock", *STUDY_TARGETS,
-            "--config", "bounds={setting_from: config}"]
+    return [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        workdir,
+        "--cores",
+        str(cores),
+        "--nolock",
+        *STUDY_TARGETS,
+        "--config",
+        "bounds={setting_from: config}",
+    ]
 
 
 def main() -> None:

@@ -84,25 +84,36 @@ def bench_model(depth: int, channels: int, x: np.ndarray, args: argparse.Namespa
     n = x.shape[0]
     xt = torch.from_numpy(x).to(dev)
     tf = T.Compose([T.ToTensor(), T.Normalize(CIFAR10_MEAN, CIFAR10_STD)])
-    loader = torch.utils.data.DataLoader(_PILDataset(x, tf), batch_size=REFERENCE_BATCH, shuffle=False,
-                                         num_workers=args.workers)
-    ref = _timed(lambda: reference_loop(model.to(memory_format=torch.contiguous_format), loader, dev),
-                 n, args.repeats, dev)
+    loader = torch.utils.data.DataLoader(
+        _PILDataset(x, tf), batch_size=REFERENCE_BATCH, shuffle=False, num_workers=args.workers
+    )
+    ref = _timed(
+        lambda: reference_loop(model.to(memory_format=torch.contiguous_format), loader, dev), n, args.repeats, dev
+    )
     variants = {f"predict, batch {b}, channels_last": (b, True, False) for b in args.batch_sizes}
     variants[f"predict, batch {args.batch_sizes[-1]}, NCHW"] = (args.batch_sizes[-1], False, False)
     if dev.type == "cuda" or args.bf16:
         variants[f"predict, batch {args.batch_sizes[-1]}, channels_last + bf16"] = (args.batch_sizes[-1], True, True)
-    rows = [(f"| ResNet-preact-{depth}, {channels} ch | DataLoader loop, batch {REFERENCE_BATCH} (reference) "
-            f"| {ref[0]:.0f} ({ref[1]:.0f}) | 1.00x |")]
+    rows = [
+        (
+            f"| ResNet-preact-{depth}, {channels} ch | DataLoader loop, batch {REFERENCE_BATCH} (reference) "
+            f"| {ref[0]:.0f} ({ref[1]:.0f}) | 1.00x |"
+        )
+    ]
     for name, (b, cl, bf16) in variants.items():
         m = model.to(memory_format=torch.channels_last if cl else torch.contiguous_format)
-        res = _timed(lambda b=b, cl=cl, bf16=bf16, m=m: predict(m, xt, b, channels_last=cl, autocast=bf16)[0],
-                     n, args.repeats, dev)
+        res = _timed(
+            lambda b=b, cl=cl, bf16=bf16, m=m: predict(m, xt, b, channels_last=cl, autocast=bf16)[0],
+            n,
+            args.repeats,
+            dev,
+        )
         agree = float((res[2] == ref[2]).mean())
         if not bf16 and agree < 0.999:
             raise AssertionError(f"{name}: predicted labels differ from the reference loop on {1 - agree:.2%}")
-        rows.append(f"| ResNet-preact-{depth}, {channels} ch | {name} | {res[0]:.0f} ({res[1]:.0f}) "
-                    f"| {res[0] / ref[0]:.2f}x |")
+        rows.append(
+            f"| ResNet-preact-{depth}, {channels} ch | {name} | {res[0]:.0f} ({res[1]:.0f}) | {res[0] / ref[0]:.2f}x |"
+        )
     return rows
 
 
@@ -121,8 +132,10 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     dev = torch.device(args.device)
     x = np.random.default_rng(0).integers(0, 256, (args.images, 3, 32, 32), dtype=np.uint8)
-    print(f"device {dev}, threads {torch.get_num_threads()}, {args.images} images, best of {args.repeats} "
-          f"passes after a warm-up, torch {torch.__version__}")
+    print(
+        f"device {dev}, threads {torch.get_num_threads()}, {args.images} images, best of {args.repeats} "
+        f"passes after a warm-up, torch {torch.__version__}"
+    )
     print("\n| model | loop | images/s (per CPU-s) | vs reference |")
     print("|---|---|---:|---:|")
     for spec in args.models.split(","):

@@ -34,14 +34,21 @@ def main() -> None:
     bits = np.arange(0, 5001, dtype=float)
     cases = [
         ("rvw_bound, one scalar (Table 1 row)", lambda: rvw_bound(0.0449, 426, 50_000), 2000),
-        ("rvw_bound, Tables 1+2 (8 scalar calls)",
-         lambda: [rvw_bound(p, k, 50_000) for p, k in table1 + [(0.0449, 556), (0.0449, 1032),
-                                                               (0.0529, 454), (0.0529, 980)]], 200),
+        (
+            "rvw_bound, Tables 1+2 (8 scalar calls)",
+            lambda: [
+                rvw_bound(p, k, 50_000)
+                for p, k in table1 + [(0.0449, 556), (0.0449, 1032), (0.0529, 454), (0.0529, 980)]
+            ],
+            200,
+        ),
         ("rvw_bound, vectorised over 5001 bit counts", lambda: rvw_bound(0.05, bits, 50_000), 200),
-        ("description_length, batch_norm.yaml",
-         lambda: description_length(REPO / "config/rvw/batch_norm.yaml"), 100),
-        ("description_length, resnet152_english_appendix_c1.yaml (Option 2)",
-         lambda: description_length(REPO / "config/rvw/resnet152_english_appendix_c1.yaml", EnglishRubric("word")), 100),
+        ("description_length, batch_norm.yaml", lambda: description_length(REPO / "config/rvw/batch_norm.yaml"), 100),
+        (
+            "description_length, resnet152_english_appendix_c1.yaml (Option 2)",
+            lambda: description_length(REPO / "config/rvw/resnet152_english_appendix_c1.yaml", EnglishRubric("word")),
+            100,
+        ),
     ]
     print(f"{'case':<70} {'per call':>12}")
     for name, fn, calls in cases:

@@ -63,9 +63,11 @@ def main() -> None:
     t_diff, _ = median_time(lambda: difficulty_distribution(errors), args.repeats)
     rows.append(("difficulty distribution", t_diff, "-"))
 
-    print(f"K = {args.models:,} models, n = {args.n:,} points, {os.cpu_count()} CPUs; "
-          f"mean similarity {sim[np.triu_indices(args.models, 1)].mean():.3f}, "
-          f"N_eta at eta = 0.5 / 0.9 / 1.0: {cov[0]} / {cov[np.argmin(abs(etas - 0.9))]} / {cov[-1]}")
+    print(
+        f"K = {args.models:,} models, n = {args.n:,} points, {os.cpu_count()} CPUs; "
+        f"mean similarity {sim[np.triu_indices(args.models, 1)].mean():.3f}, "
+        f"N_eta at eta = 0.5 / 0.9 / 1.0: {cov[0]} / {cov[np.argmin(abs(etas - 0.9))]} / {cov[-1]}"
+    )
     print(f"{'what':<40} {'median s':>10} {'target':>8}")
     for what, secs, target in rows:
         print(f"{what:<40} {secs:>10.3f} {target:>8}")

@@ -9,7 +9,8 @@ Table 2 augmentation relative to crop + flip, and inference throughput of
 :func:`holdout.training.predict`, and training throughput per Table 2 width and block type in
 the memory format :func:`holdout.training.memory_format_for` picks against the other format
 (``--widths``; channels_last for the widths the rule sends to NCHW only with
-``--unsafe-channels-last``: it crashes on x86 CPUs without AVX-512). Each figure is the best of a few iterations after one warm-up iteration
+``--unsafe-channels-last``: it crashes on x86 CPUs without AVX-512). Each figure is the best of a few
+iterations after one warm-up iteration
 (robust to other processes sharing the CPU); "per CPU-s" divides by the
 process CPU time instead (median), which on a shared machine is the steadier
 measure of work. Synthetic uint8 data in CIFAR's shape.
@@ -58,9 +59,17 @@ def _sync(dev: torch.device) -> None:
         torch.cuda.synchronize()
 
 
-def ours(depth: int, aug: AugmentConfig, iters: int, dev: torch.device, channels_last: bool,
-         x: torch.Tensor, y: torch.Tensor, bf16: bool = False,
-         model_config: ResNetPreactConfig | None = None) -> tuple[float, float]:
+def ours(
+    depth: int,
+    aug: AugmentConfig,
+    iters: int,
+    dev: torch.device,
+    channels_last: bool,
+    x: torch.Tensor,
+    y: torch.Tensor,
+    bf16: bool = False,
+    model_config: ResNetPreactConfig | None = None,
+) -> tuple[float, float]:
     """images/s of holdout's training step (augmentation + forward + backward + SGD step)."""
     torch.manual_seed(0)
     fmt = torch.channels_last if channels_last else torch.contiguous_format
@@ -96,15 +105,19 @@ class _PILDataset(torch.utils.data.Dataset):
         return self.transform(self.images[i]), int(self.y[i])
 
 
-def reference(depth: int, iters: int, dev: torch.device, x: np.ndarray, y: np.ndarray, workers: int) -> tuple[float, float]:
+def reference(
+    depth: int, iters: int, dev: torch.device, x: np.ndarray, y: np.ndarray, workers: int
+) -> tuple[float, float]:
     """images/s of a conventional loop: DataLoader + torchvision per-image transforms, NCHW model."""
     torch.manual_seed(0)
     model = build_resnet_preact(ResNetPreactConfig(depth=depth)).to(dev).train()
     opt = build_optimizer(model, TrainConfig())
-    tf = T.Compose([T.RandomCrop(32, padding=4), T.RandomHorizontalFlip(), T.ToTensor(),
-                    T.Normalize(CIFAR10_MEAN, CIFAR10_STD)])
-    loader = torch.utils.data.DataLoader(_PILDataset(x, y, tf), batch_size=BATCH, shuffle=True, drop_last=True,
-                                         num_workers=workers)
+    tf = T.Compose(
+        [T.RandomCrop(32, padding=4), T.RandomHorizontalFlip(), T.ToTensor(), T.Normalize(CIFAR10_MEAN, CIFAR10_STD)]
+    )
+    loader = torch.utils.data.DataLoader(
+        _PILDataset(x, y, tf), batch_size=BATCH, shuffle=True, drop_last=True, num_workers=workers
+    )
     times = []
     it_loader = iter(loader)
     for it in range(iters + 1):
@@ -153,8 +166,11 @@ def widths(depth: int, iters: int, dev: torch.device, x: torch.Tensor, y: torch.
                 cl_txt, ratio = f"{cl[0]:.0f} ({cl[1]:.0f})", f"{cl[1] / nchw[1]:.2f}x"
             else:
                 cl_txt, ratio = "not run (crashes without AVX-512)", "-"
-            print(f"| {block} | {width} | {'channels_last' if rule_cl else 'NCHW'} | {cl_txt} "
-                  f"| {nchw[0]:.0f} ({nchw[1]:.0f}) | {ratio} |", flush=True)
+            print(
+                f"| {block} | {width} | {'channels_last' if rule_cl else 'NCHW'} | {cl_txt} "
+                f"| {nchw[0]:.0f} ({nchw[1]:.0f}) | {ratio} |",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -164,11 +180,17 @@ def main() -> None:
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--depths", default="20,110")
     ap.add_argument("--workers", type=int, default=0, help="DataLoader workers of the reference loop")
-    ap.add_argument("--sections", default="training,augmentations,inference,widths",
-                    help="comma-separated subset of training, augmentations, inference, widths")
+    ap.add_argument(
+        "--sections",
+        default="training,augmentations,inference,widths",
+        help="comma-separated subset of training, augmentations, inference, widths",
+    )
     ap.add_argument("--width-depth", type=int, default=20, help="widths: depth, 18n + 2 (20, 38, ...)")
-    ap.add_argument("--unsafe-channels-last", action="store_true",
-                    help="widths: also time channels_last where the rule picks NCHW (crashes without AVX-512)")
+    ap.add_argument(
+        "--unsafe-channels-last",
+        action="store_true",
+        help="widths: also time channels_last where the rule picks NCHW (crashes without AVX-512)",
+    )
     args = ap.parse_args()
     sections = set(args.sections.split(","))
     unknown = sections - {"training", "augmentations", "inference", "widths"}
@@ -184,8 +206,10 @@ def main() -> None:
     yn = rng.integers(0, 10, n)
     x, y = torch.from_numpy(xn), torch.from_numpy(yn)
     depths = [int(d) for d in args.depths.split(",")]
-    print(f"device {dev}, threads {torch.get_num_threads()}, batch {BATCH}, {args.iters} timed iterations, "
-          f"torch {torch.__version__}, ONEDNN_MAX_CPU_ISA={os.environ.get('ONEDNN_MAX_CPU_ISA', 'unset')}")
+    print(
+        f"device {dev}, threads {torch.get_num_threads()}, batch {BATCH}, {args.iters} timed iterations, "
+        f"torch {torch.__version__}, ONEDNN_MAX_CPU_ISA={os.environ.get('ONEDNN_MAX_CPU_ISA', 'unset')}"
+    )
     if "training" in sections:
         training_table(depths, args.iters, dev, x, y, xn, yn, args.workers)
     if "augmentations" in sections:
@@ -196,11 +220,21 @@ def main() -> None:
         widths(args.width_depth, args.iters, dev, x, y, args.unsafe_channels_last)
 
 
-def training_table(depths: list[int], iters: int, dev: torch.device, x: torch.Tensor, y: torch.Tensor,
-                   xn: np.ndarray, yn: np.ndarray, workers: int) -> None:
+def training_table(
+    depths: list[int],
+    iters: int,
+    dev: torch.device,
+    x: torch.Tensor,
+    y: torch.Tensor,
+    xn: np.ndarray,
+    yn: np.ndarray,
+    workers: int,
+) -> None:
     print("\n## Training throughput, crop + flip: images/s (images per CPU-second)")
-    print("| model | holdout (channels_last) | holdout (NCHW) | holdout (channels_last + bf16 autocast) "
-          "| reference DataLoader + torchvision | ratio (fp32) | ratio (bf16) |")
+    print(
+        "| model | holdout (channels_last) | holdout (NCHW) | holdout (channels_last + bf16 autocast) "
+        "| reference DataLoader + torchvision | ratio (fp32) | ratio (bf16) |"
+    )
     print("|---|---|---|---|---|---|---|")
     base = AugmentConfig()
     for d in depths:
@@ -208,9 +242,12 @@ def training_table(depths: list[int], iters: int, dev: torch.device, x: torch.Te
         b = ours(d, base, iters, dev, False, x, y)
         h = ours(d, base, iters, dev, True, x, y, bf16=True)
         r = reference(d, iters, dev, xn, yn, workers)
-        print(f"| ResNet-preact-{d} | {a[0]:.0f} ({a[1]:.0f}) | {b[0]:.0f} ({b[1]:.0f}) | {h[0]:.0f} ({h[1]:.0f}) "
-              f"| {r[0]:.0f} ({r[1]:.0f}) | {a[0] / r[0]:.2f}x ({a[1] / r[1]:.2f}x) "
-              f"| {h[0] / r[0]:.2f}x ({h[1] / r[1]:.2f}x) |", flush=True)
+        print(
+            f"| ResNet-preact-{d} | {a[0]:.0f} ({a[1]:.0f}) | {b[0]:.0f} ({b[1]:.0f}) | {h[0]:.0f} ({h[1]:.0f}) "
+            f"| {r[0]:.0f} ({r[1]:.0f}) | {a[0] / r[0]:.2f}x ({a[1] / r[1]:.2f}x) "
+            f"| {h[0] / r[0]:.2f}x ({h[1] / r[1]:.2f}x) |",
+            flush=True,
+        )
 
 
 def augmentation_table(depth: int, iters: int, dev: torch.device, x: torch.Tensor, y: torch.Tensor) -> None:
@@ -224,15 +261,18 @@ def augmentation_table(depth: int, iters: int, dev: torch.device, x: torch.Tenso
         "+ random erasing (p = 0.5)": AugmentConfig(random_erasing=True),
         "+ mixup (alpha = 1)": AugmentConfig(mixup=True),
         "+ label smoothing (0.1)": AugmentConfig(label_smoothing=True),
-        "+ all of the above": AugmentConfig(cutout=True, dual_cutout=True, random_erasing=True, mixup=True,
-                                            label_smoothing=True),
+        "+ all of the above": AugmentConfig(
+            cutout=True, dual_cutout=True, random_erasing=True, mixup=True, label_smoothing=True
+        ),
     }
     ref_rate = None
     for name, cfg in variants.items():
         rate = ours(depth, cfg, iters, dev, True, x, y)
         ref_rate = ref_rate or rate
-        print(f"| {name} | {rate[0]:.0f} ({rate[1]:.0f}) | {ref_rate[0] / rate[0]:.2f}x "
-              f"({ref_rate[1] / rate[1]:.2f}x) |", flush=True)
+        print(
+            f"| {name} | {rate[0]:.0f} ({rate[1]:.0f}) | {ref_rate[0] / rate[0]:.2f}x ({ref_rate[1] / rate[1]:.2f}x) |",
+            flush=True,
+        )
 
     print("\n## Augmentation alone, crop + flip + cutout + erasing + mixup (batch 128)")
     gen = torch.Generator(device=dev).manual_seed(0)
@@ -254,8 +294,10 @@ def inference_table(depths: list[int], dev: torch.device, xi: torch.Tensor) -> N
     print("| model | channels_last | NCHW |")
     print("|---|---|---|")
     for d in depths:
-        print(f"| ResNet-preact-{d} | {inference(d, dev, xi, True):.0f} | {inference(d, dev, xi, False):.0f} |",
-              flush=True)
+        print(
+            f"| ResNet-preact-{d} | {inference(d, dev, xi, True):.0f} | {inference(d, dev, xi, False):.0f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

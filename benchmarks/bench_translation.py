@@ -77,11 +77,22 @@ def bench(model, window: int, eps: float, n: int, batch: int, accuracy: float, s
         return float(fp[mask].mean()) if mask.any() else float("nan")
 
     return {
-        "window": window, "eps": eps, "canvas": side, "|V|": len(v), "images": n,
-        "error": float(res.losses.mean()), "success": float(success.sum() / max(correct.sum(), 1)),
-        "fp/img": float(fp.mean()), "fp quiet": mean(quiet), "fp success": mean(success),
-        "fp misclass": mean(~correct), "fp max": int(fp.max()), "bound": (6 * int(eps) + 1) ** 2,
-        "img/s": n / dt, "windows/s": fp.sum() / dt, "plain windows/s": plain,
+        "window": window,
+        "eps": eps,
+        "canvas": side,
+        "|V|": len(v),
+        "images": n,
+        "error": float(res.losses.mean()),
+        "success": float(success.sum() / max(correct.sum(), 1)),
+        "fp/img": float(fp.mean()),
+        "fp quiet": mean(quiet),
+        "fp success": mean(success),
+        "fp misclass": mean(~correct),
+        "fp max": int(fp.max()),
+        "bound": (6 * int(eps) + 1) ** 2,
+        "img/s": n / dt,
+        "windows/s": fp.sum() / dt,
+        "plain windows/s": plain,
         "in model %": 100.0 * timed.seconds / dt,
     }
 

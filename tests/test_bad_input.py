@@ -184,7 +184,9 @@ def test_covering_numbers_refuse_nan_similarity():
     err = np.array([0.1, 0.2])
     assert covering_numbers(sim, err, [0.5]).tolist() == [2]  # each extreme model covers itself
     sim[0, 1] = np.nan
-    with pytest.raises(ValueError, match=r"similarity must lie in \[0, 1\]: 1 value\(s\) do not, first nan at \(0, 1\)"):
+    with pytest.raises(
+        ValueError, match=r"similarity must lie in \[0, 1\]: 1 value\(s\) do not, first nan at \(0, 1\)"
+    ):
         covering_numbers(sim, err, [0.5])
     with pytest.raises(ValueError, match="error_rates must lie in"):
         greedy_similarity_cover(np.eye(2), np.array([0.1, np.nan]), 0.5)

@@ -68,8 +68,13 @@ def test_config_file_must_be_a_mapping(tmp_path):
 def test_check_command_prints_file_and_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("data:\n\tmirror: x\n")  # a tab: the classic
-    proc = subprocess.run([sys.executable, "-m", "holdout.config", str(bad)], check=False, capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+    proc = subprocess.run(
+        [sys.executable, "-m", "holdout.config", str(bad)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+    )
     assert proc.returncode == 1
     assert f"{bad}, line 2, column 1" in proc.stderr
 
@@ -81,7 +86,9 @@ def test_check_command_prints_file_and_line(tmp_path):
 
 def test_missing_mirror_folder_is_one_clear_error(cfg, tmp_path):
     cfg["data"]["mirror"] = "no/such/mirror"
-    with pytest.raises(C.ConfigError, match=rf"^data.mirror: folder {re.escape(str(tmp_path))}/no/such/mirror does not exist$"):
+    with pytest.raises(
+        C.ConfigError, match=rf"^data.mirror: folder {re.escape(str(tmp_path))}/no/such/mirror does not exist$"
+    ):
         C.check_data(cfg, tmp_path)
     (tmp_path / "no/such/mirror").mkdir(parents=True)
     C.check_data(cfg, tmp_path)
@@ -101,7 +108,9 @@ def test_two_user_sets_with_one_name_are_refused(cfg, tmp_path):
 
 def test_unknown_set_names_are_refused_not_dropped(cfg):
     cfg["similarity"]["sets"] = ["cifar10_1_v4", "cifar10_1_v5"]
-    with pytest.raises(C.ConfigError, match=r"similarity.sets: 'cifar10_1_v5' not among the configured prediction sets"):
+    with pytest.raises(
+        C.ConfigError, match=r"similarity.sets: 'cifar10_1_v5' not among the configured prediction sets"
+    ):
         C.check_similarity(cfg)
     cfg["similarity"]["sets"] = ["cifar10_1_v4", "user_mine"]
     with pytest.raises(C.ConfigError, match=r"'user_mine' not among"):
@@ -239,17 +248,27 @@ def test_read_only_results_folder_fails_before_computing():
 
 def _snakemake(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "snakemake", *args], check=False, cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *args],
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _documented_commands() -> list[str]:
     """The bring-your-own-models commands of the README and of config/examples/user_models.yaml."""
     texts = [(REPO / "README.md").read_text(), (REPO / "config/examples/user_models.yaml").read_text()]
     cmds = [m.group(0).strip() for t in texts for m in re.finditer(r"snakemake [^\n#]*user_example_csv[^\n#]*", t)]
-    cmds += [m.group(0).strip().replace("#   ", "") for m in
-             re.finditer(r"snakemake --cores all resources/predictions/user_example_csv\.npz --configfile [^\n)]*",
-                          texts[1])]
+    cmds += [
+        m.group(0).strip().replace("#   ", "")
+        for m in re.finditer(
+            r"snakemake --cores all resources/predictions/user_example_csv\.npz --configfile [^\n)]*", texts[1]
+        )
+    ]
     return sorted(set(cmds))
 
 
@@ -275,15 +294,40 @@ def test_yaml_errors_in_config_files_under_snakemake(tmp_path):
     the file, the first assertion below tells us to simplify the README."""
     dup = tmp_path / "dup.yaml"
     dup.write_text("bounds:\n  eps: 0.02\n  eps: 0.03\n")
-    proc = _snakemake(["-s", str(REPO / "Snakefile"), "-d", str(tmp_path), "-n", "--cores", "1",
-                       "--configfile", str(dup), "--", "results/bounds/table1.md"], tmp_path)
+    proc = _snakemake(
+        [
+            "-s",
+            str(REPO / "Snakefile"),
+            "-d",
+            str(tmp_path),
+            "-n",
+            "--cores",
+            "1",
+            "--configfile",
+            str(dup),
+            "--",
+            "results/bounds/table1.md",
+        ],
+        tmp_path,
+    )
     assert proc.returncode != 0
     assert f"{dup}, line 3, column 3: key 'eps' appears twice" in proc.stdout + proc.stderr
 
     bad = tmp_path / "bad.yaml"
     bad.write_text("bounds:\n  eps: [0.1\n  delta: 0.05\n")
-    args = ["-s", str(REPO / "Snakefile"), "-d", str(tmp_path), "-n", "--cores", "1", "--configfile", str(bad),
-            "--", "results/bounds/table1.md"]
+    args = [
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        str(tmp_path),
+        "-n",
+        "--cores",
+        "1",
+        "--configfile",
+        str(bad),
+        "--",
+        "results/bounds/table1.md",
+    ]
     proc = _snakemake(args, tmp_path)
     assert proc.returncode != 0
     out = proc.stdout + proc.stderr
@@ -296,8 +340,22 @@ def test_yaml_errors_in_config_files_under_snakemake(tmp_path):
 def test_missing_mirror_is_one_error_at_startup(tmp_path):
     cfg = tmp_path / "m.yaml"
     cfg.write_text("data:\n  mirror: no_such_mirror\n")
-    proc = _snakemake(["-s", str(REPO / "Snakefile"), "-d", str(tmp_path), "-n", "--cores", "1",
-                       "--configfile", str(cfg), "--", "results/bounds/table1.md"], tmp_path)
+    proc = _snakemake(
+        [
+            "-s",
+            str(REPO / "Snakefile"),
+            "-d",
+            str(tmp_path),
+            "-n",
+            "--cores",
+            "1",
+            "--configfile",
+            str(cfg),
+            "--",
+            "results/bounds/table1.md",
+        ],
+        tmp_path,
+    )
     assert proc.returncode != 0
     out = proc.stdout + proc.stderr
     assert f"data.mirror: folder {tmp_path}/no_such_mirror does not exist" in out
@@ -313,8 +371,15 @@ def test_bench_bounds_study_runs_offline(tmp_path):
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     cmd = bench.study_command(str(tmp_path), 1)
-    proc = subprocess.run([*cmd, "-n"], check=False, cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+    proc = subprocess.run(
+        [*cmd, "-n"],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "bounds_setting" in proc.stdout
     assert "data_fetch" not in proc.stdout and "similarity_" not in proc.stdout, proc.stdout[-3000:]

@@ -207,18 +207,22 @@ def check_bounds(config: Config) -> None:
     for panel in ("similarity", "eps"):
         grid = b["figure2"][panel]
         if grid["start"] >= grid["stop"]:
-            raise ConfigError(
-                f"bounds.figure2.{panel}: start = {grid['start']} must be below stop = {grid['stop']}"
-            )
+            raise ConfigError(f"bounds.figure2.{panel}: start = {grid['start']} must be below stop = {grid['stop']}")
     if b["setting_from"] == "config":
         acc = b["setting"]["mean_accuracy"]
-        _check_above_independent("bounds.setting.similarity", b["setting"]["similarity"], acc,
-                                 "bounds.setting.mean_accuracy")
-        _check_above_independent("bounds.figure2.similarity.start", b["figure2"]["similarity"]["start"], acc,
-                                 "bounds.setting.mean_accuracy")
+        _check_above_independent(
+            "bounds.setting.similarity", b["setting"]["similarity"], acc, "bounds.setting.mean_accuracy"
+        )
+        _check_above_independent(
+            "bounds.figure2.similarity.start", b["figure2"]["similarity"]["start"], acc, "bounds.setting.mean_accuracy"
+        )
     for i, row in enumerate(b["table1"]["rows"]):
-        _check_above_independent(f"bounds.table1.rows[{i}].mean_similarity", row["mean_similarity"],
-                                 row["mean_accuracy"], f"bounds.table1.rows[{i}].mean_accuracy")
+        _check_above_independent(
+            f"bounds.table1.rows[{i}].mean_similarity",
+            row["mean_similarity"],
+            row["mean_accuracy"],
+            f"bounds.table1.rows[{i}].mean_accuracy",
+        )
 
 
 # ---------------------------------------------------------------------------

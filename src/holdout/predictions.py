@@ -73,7 +73,7 @@ class Predictions:
         metadata: Sequence[Mapping[str, Any]] | None = None,
         scores: Any | None = None,
         source: str = "<memory>",
-    ) -> "Predictions":
+    ) -> Predictions:
         """Validate and build. ``source`` names the origin in error messages."""
         preds = np.asarray(predictions)
         labs = np.asarray(labels)
@@ -159,7 +159,7 @@ class Predictions:
         """Accuracy per model, float (K,)."""
         return self.correct_counts() / self.num_examples
 
-    def subset(self, names: Sequence[str]) -> "Predictions":
+    def subset(self, names: Sequence[str]) -> Predictions:
         """The models ``names`` (in that order); unknown names raise ``KeyError``."""
         index = {m: i for i, m in enumerate(self.model_names)}
         missing = [m for m in names if m not in index]
@@ -176,7 +176,7 @@ class Predictions:
             scores=None if self.scores is None else self.scores[rows],
         )
 
-    def drop(self, names: Sequence[str]) -> "Predictions":
+    def drop(self, names: Sequence[str]) -> Predictions:
         """All models except ``names`` (names absent from the set are ignored)."""
         drop = set(names)
         return self.subset([m for m in self.model_names if m not in drop])
@@ -223,6 +223,5 @@ def load_predictions(path: str | Path) -> Predictions:
         raise
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
         raise PredictionsError(
-            f"{path}: not a readable predictions file ({type(exc).__name__}: {exc}); "
-            "delete it and rerun to rebuild it"
+            f"{path}: not a readable predictions file ({type(exc).__name__}: {exc}); delete it and rerun to rebuild it"
         ) from exc

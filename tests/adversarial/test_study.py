@@ -22,8 +22,14 @@ def _groups() -> pd.DataFrame:
 
 
 def test_paper_comparison_rows():
-    training = pd.DataFrame({"case": ["dependent", "independent"], "train_loss": [0.26, 0.0],
-                             "train_accuracy": [1.0, 1.0], "true_risk": [0.49, 0.1]})
+    training = pd.DataFrame(
+        {
+            "case": ["dependent", "independent"],
+            "train_loss": [0.26, 0.0],
+            "train_accuracy": [1.0, 1.0],
+            "true_risk": [0.49, 0.1],
+        }
+    )
     figure4 = pd.DataFrame({"case": ["independent", "independent"], "p_value_mean": [0.97, 0.99]})
     per_run = _groups().assign(p_value=lambda d: d.p_value)
     table = study.paper_comparison(training, figure4, per_run, _groups(), [6.0]).set_index("quantity")
@@ -35,16 +41,31 @@ def test_paper_comparison_rows():
     # compared at the paper's eps only; the transition is described (means 0.95, 0.7, 0.55, 0.0)
     assert "dependent, eps = 10: mean single-run p-value (N = 1)" not in table.index
     assert table.loc["dependent: smallest eps with mean single-run p-value < 0.05", "ours"] == 50.0
-    assert table.loc["dependent: largest eps below the rejection range with mean single-run p-value >= 0.5",
-                     "ours"] == 10.0
+    assert (
+        table.loc["dependent: largest eps below the rejection range with mean single-run p-value >= 0.5", "ours"]
+        == 10.0
+    )
     assert "dependent, eps = 1: mean single-run p-value (N = 1)" not in table.index
 
 
 def test_train_case_small(tmp_path):
-    cfg = {"dim": 5, "mean": 1.0, "std": 2.0, "margin": 0.025, "learning_rate": 0.01, "steps": 20,
-           "batch_size": 8, "penalty_dependent": 1.0, "repetitions": 3, "n_test_independent": 40,
-           "n_test_dependent": 40, "n_train": 16, "seed": 1, "dependent_train_fraction": 0.5,
-           "dependent_mode": "replace"}
+    cfg = {
+        "dim": 5,
+        "mean": 1.0,
+        "std": 2.0,
+        "margin": 0.025,
+        "learning_rate": 0.01,
+        "steps": 20,
+        "batch_size": 8,
+        "penalty_dependent": 1.0,
+        "repetitions": 3,
+        "n_test_independent": 40,
+        "n_test_dependent": 40,
+        "n_train": 16,
+        "seed": 1,
+        "dependent_train_fraction": 0.5,
+        "dependent_mode": "replace",
+    }
     runs = study.train_case(cfg, "independent", 1, logging.getLogger("test"))
     assert runs.models.w.shape == (3, 5) and runs.x_test.shape == (40, 5) and len(runs.run_seeds) == 3
     assert np.all((runs.true_risk >= 0) & (runs.true_risk <= 1))

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 import pytest
-from scipy import special, stats as sps
+from scipy import special
+from scipy import stats as sps
 
 from holdout.adversarial import synthetic as syn
 from holdout.adversarial.stats import pairwise_test
@@ -182,8 +183,12 @@ def reference_train(x, y, spec: syn.TrainSpec, seed: int):
     [
         dict(),
         dict(penalty=50.0, reshuffle_each_epoch=True),
-        dict(init="zeros", optimizer=syn.RMSProp(epsilon=1e-8, epsilon_inside_sqrt=False, accumulator_init=0.0,
-                                                  decay=0.99, learning_rate=0.05)),
+        dict(
+            init="zeros",
+            optimizer=syn.RMSProp(
+                epsilon=1e-8, epsilon_inside_sqrt=False, accumulator_init=0.0, decay=0.99, learning_rate=0.05
+            ),
+        ),
     ],
 )
 def test_batched_trainer_matches_single_run_reference(kwargs):

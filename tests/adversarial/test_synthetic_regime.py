@@ -21,9 +21,17 @@ def _run(cfg: dict, case: str) -> tuple[pd.DataFrame, pd.DataFrame, syn.TrainedM
     m_test = int(cfg["n_test_independent"] if case == "independent" else cfg["n_test_dependent"])
     test_seed, run_seeds = syn.case_seeds(int(cfg["seed"]), case, n_runs)
     x_test, y_test = syn.sample_mixture(spec, m_test, np.random.default_rng(test_seed))
-    x, y = syn.make_training_sets(spec, case, n_runs, int(cfg["n_train"]), run_seeds, x_test, y_test,
-                                  dependent_train_fraction=float(cfg["dependent_train_fraction"]),
-                                  dependent_mode=str(cfg["dependent_mode"]))
+    x, y = syn.make_training_sets(
+        spec,
+        case,
+        n_runs,
+        int(cfg["n_train"]),
+        run_seeds,
+        x_test,
+        y_test,
+        dependent_train_fraction=float(cfg["dependent_train_fraction"]),
+        dependent_mode=str(cfg["dependent_mode"]),
+    )
     models = syn.train_linear_batched(x, y, syn.train_spec_from_config(cfg, case), run_seeds, threads=1)
     per_run, groups = syn.evaluate_grid(spec, x_test, y_test, models.w, models.b, EPS, [1, n_runs], float(cfg["U"]))
     return per_run, groups.assign(case=case), models

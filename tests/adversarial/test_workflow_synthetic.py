@@ -50,8 +50,7 @@ def _write(tmp_path: Path, cfg: dict) -> Path:
 def test_synthetic_stage_small(tmp_path, workflow_runner):
     workflow_runner(tmp_path, TARGET, configfiles=[_write(tmp_path, SMALL)], extra=END_CONFIGFILES)
     out = tmp_path / "results/adversarial/synthetic"
-    for name in ("figure4", "figure7_pvalues", "figure7_risks", "figure7_densities", "figure7_histograms",
-                 "figure8"):
+    for name in ("figure4", "figure7_pvalues", "figure7_risks", "figure7_densities", "figure7_histograms", "figure8"):
         assert (out / f"{name}.png").stat().st_size > 1000
         assert (out / f"{name}.pdf").is_file()
     f4 = pd.read_csv(out / "figure4.csv")
@@ -87,8 +86,7 @@ def test_synthetic_stage_small(tmp_path, workflow_runner):
 def test_synthetic_stage_rejects_eps_off_grid(tmp_path, workflow_runner):
     cfg = yaml.safe_load(yaml.safe_dump(SMALL))
     cfg["adversarial"]["synthetic"]["figure8"]["eps_dependent"] = [7.0]
-    proc = workflow_runner(tmp_path, TARGET, configfiles=[_write(tmp_path, cfg)], extra=END_CONFIGFILES,
-                           check=False)
+    proc = workflow_runner(tmp_path, TARGET, configfiles=[_write(tmp_path, cfg)], extra=END_CONFIGFILES, check=False)
     assert proc.returncode != 0
     # at start-up, before any job
     assert "adversarial.synthetic.figure8.eps_dependent: eps = 7 is not on the eps grid" in proc.stderr + proc.stdout

@@ -91,12 +91,22 @@ def tiny(tmp_path_factory):
     labels = rng.integers(0, 10, 64)
     subset = np.arange(48)
     o = (32 - W) // 2
-    windows = np.ascontiguousarray(images[subset, o:o + W, o:o + W].transpose(0, 3, 1, 2))
+    windows = np.ascontiguousarray(images[subset, o : o + W, o : o + W].transpose(0, 3, 1, 2))
     mc = ResNetPreactConfig(depth=8, base_channels=4)
     tc = TrainConfig(epochs=3, batch_size=16, milestones=(2,), augment=AugmentConfig(random_crop=False))
     for seed in (0, 1):
-        train(mc, tc, windows, labels[subset], out_dir=root / f"models/seed{seed:03d}",
-              state_dir=root / f"state{seed}", seed=seed, num_checkpoints=1, device="cpu", threads=1)
+        train(
+            mc,
+            tc,
+            windows,
+            labels[subset],
+            out_dir=root / f"models/seed{seed:03d}",
+            state_dir=root / f"state{seed}",
+            seed=seed,
+            num_checkpoints=1,
+            device="cpu",
+            threads=1,
+        )
     np.save(root / "train_subset.npy", subset.astype(np.int64))
     (root / "recipe.json").write_text(json.dumps({"window": W, "seeds": [0, 1], "train_subset_size": 48}))
     return root, images, labels, subset
@@ -107,8 +117,9 @@ def _attack(root, images, labels, subset, seed):
     net = ac.windowed_classifier(model, meta["test_time"]["mean"], meta["test_time"]["std"], torch.device("cpu"))
     frames = {}
     for split, idx in (("train", subset[:12]), ("test", np.arange(48, 64))):
-        res = ac.attack_model(net, images[idx], labels[idx], idx, window=W, eps=EPS, seed=seed,
-                              batch_size=100, chunk_size=5)
+        res = ac.attack_model(
+            net, images[idx], labels[idx], idx, window=W, eps=EPS, seed=seed, batch_size=100, chunk_size=5
+        )
         frames[ac.model_name(seed), split] = ac.per_image_frame(res)
     return model, meta, frames
 
@@ -126,9 +137,10 @@ def test_tiny_end_to_end(tiny, tmp_path):
         o = (32 - W) // 2
         for df in f.values():
             idx = df["index"].to_numpy()
-            win = np.ascontiguousarray(images[idx, o:o + W, o:o + W].transpose(0, 3, 1, 2))
-            pred, _ = predict(model, win, mean=meta["test_time"]["mean"], std=meta["test_time"]["std"],
-                              channels_last=False)
+            win = np.ascontiguousarray(images[idx, o : o + W, o : o + W].transpose(0, 3, 1, 2))
+            pred, _ = predict(
+                model, win, mean=meta["test_time"]["mean"], std=meta["test_time"]["std"], channels_last=False
+            )
             np.testing.assert_array_equal(df["loss"].to_numpy(), (pred != labels[idx]).astype(float))
             # every correctly classified image costs at least the centre and its |V_2| = 24 translations
             assert (df["forward_passes"] >= 25).all() and (df["forward_passes"] <= (6 * EPS + 1) ** 2).all()
@@ -149,8 +161,14 @@ def test_tiny_end_to_end(tiny, tmp_path):
 
     nm = ac.n_model_table(frames, sizes, seed=0)
     assert (nm["n_models"] == 2).all() and nm["p_value"].between(0, 1).all()
-    t2 = np.stack([t_statistic(frames[m, "test"]["loss"], frames[m, "test"]["random_adv_loss"],
-                               frames[m, "test"]["random_density"]) for m in ("seed000", "seed001")])
+    t2 = np.stack(
+        [
+            t_statistic(
+                frames[m, "test"]["loss"], frames[m, "test"]["random_adv_loss"], frames[m, "test"]["random_density"]
+            )
+            for m in ("seed000", "seed001")
+        ]
+    )
     full = nm[(nm.set == "test") & (nm.aeg == "random") & (nm.sample_size == 16)]
     assert full["p_value"].item() == pytest.approx(n_model_test(t2, 2.0).p_value, rel=1e-12)
     # one model: the N-model test is the pairwise test
@@ -162,8 +180,10 @@ def test_tiny_end_to_end(tiny, tmp_path):
     assert len(summary) == 8 and (summary["n_models"] == 2).all()
     md = ac.pvalue_markdown(pv, summary)
     assert "| seed000 | train | 12 |" in md and "N-model p" in md
-    for name, (fig, data) in {"figure5": plots.plot_figure5(pv, nm, "seed000"),
-                              "error": plots.plot_pvalue_vs_error(pv)}.items():
+    for name, (fig, data) in {
+        "figure5": plots.plot_figure5(pv, nm, "seed000"),
+        "error": plots.plot_pvalue_vs_error(pv),
+    }.items():
         save_figure(fig, tmp_path / f"{name}.png", data=data)
         assert (tmp_path / f"{name}.png").stat().st_size > 1000 and (tmp_path / f"{name}.pdf").is_file()
         assert len(pd.read_csv(tmp_path / f"{name}.csv")) == len(data) > 0
@@ -180,8 +200,9 @@ def test_random_aegs_do_not_depend_on_chunking(tiny):
     for name in a.outcomes:
         np.testing.assert_array_equal(a.outcomes[name].offsets, b.outcomes[name].offsets)
         np.testing.assert_array_equal(a.outcomes[name].adv_losses, b.outcomes[name].adv_losses)
-        np.testing.assert_array_equal(np.nan_to_num(a.outcomes[name].densities, nan=-1),
-                                      np.nan_to_num(b.outcomes[name].densities, nan=-1))
+        np.testing.assert_array_equal(
+            np.nan_to_num(a.outcomes[name].densities, nan=-1), np.nan_to_num(b.outcomes[name].densities, nan=-1)
+        )
 
 
 @pytest.mark.slow  # trains two tiny models (~15 s on 2 shared cores)

@@ -24,8 +24,18 @@ W = 20
 
 
 def _config(tmp_path: Path, **over) -> Path:
-    cfg = {"adversarial_cifar10": {"seeds": [0, 1], "window": W, "eps": 2, "train_sample_size": 12,
-                                   "test_sample_size": 12, "sample_sizes": [4, 8], "threads": 1, **over}}
+    cfg = {
+        "adversarial_cifar10": {
+            "seeds": [0, 1],
+            "window": W,
+            "eps": 2,
+            "train_sample_size": 12,
+            "test_sample_size": 12,
+            "sample_sizes": [4, 8],
+            "threads": 1,
+            **over,
+        }
+    }
     path = tmp_path / f"small_{len(list(tmp_path.glob('small_*.yaml')))}.yaml"
     path.write_text(yaml.safe_dump(cfg))
     return path
@@ -40,13 +50,22 @@ def workdir(tmp_path_factory, shared_data):
     data = load_cifar10(raw)
     subset = np.sort(np.random.default_rng(0).choice(50000, 48, replace=False)).astype(np.int64)
     o = (32 - W) // 2
-    windows = np.ascontiguousarray(data.train_images[subset, o:o + W, o:o + W].transpose(0, 3, 1, 2))
+    windows = np.ascontiguousarray(data.train_images[subset, o : o + W, o : o + W].transpose(0, 3, 1, 2))
     seeds = wd / "results/seeds"
     tc = TrainConfig(epochs=2, batch_size=16, milestones=(1,), augment=AugmentConfig(random_crop=False))
     for seed in (0, 1):
-        train(ResNetPreactConfig(depth=8, base_channels=4), tc, windows, data.train_labels[subset],
-              out_dir=seeds / f"models/seed{seed:03d}", state_dir=wd / f"state{seed}", seed=seed,
-              num_checkpoints=1, device="cpu", threads=1)
+        train(
+            ResNetPreactConfig(depth=8, base_channels=4),
+            tc,
+            windows,
+            data.train_labels[subset],
+            out_dir=seeds / f"models/seed{seed:03d}",
+            state_dir=wd / f"state{seed}",
+            seed=seed,
+            num_checkpoints=1,
+            device="cpu",
+            threads=1,
+        )
     np.save(seeds / "train_subset.npy", subset)
     (seeds / "recipe.json").write_text(json.dumps({"window": W, "seeds": [0, 1], "train_subset_size": 48}))
     return wd
@@ -81,14 +100,16 @@ def test_adversarial_cifar10_stage_small(workdir, workflow_runner, repo):
 def test_adversarial_cifar10_refuses_bad_settings(workdir, workflow_runner, repo):
     off = repo / "config/offline.yaml"
     # eps 3 needs 9 pixels around a 20 x 20 window; 32 x 32 leaves 6: refused before anything runs
-    proc = workflow_runner(workdir, *TARGETS, configfiles=[off, _config(workdir, eps=3)], extra=["-n", *ONLY],
-                           check=False)
+    proc = workflow_runner(
+        workdir, *TARGETS, configfiles=[off, _config(workdir, eps=3)], extra=["-n", *ONLY], check=False
+    )
     assert proc.returncode != 0 and "the largest eps this canvas allows is 2" in proc.stderr + proc.stdout
     # a window other than the models' (recipe.json) stops the attack job, naming the key
     shutil.rmtree(workdir / OUT, ignore_errors=True)
     shutil.rmtree(workdir / "logs/adversarial_cifar10", ignore_errors=True)
-    proc = workflow_runner(workdir, *TARGETS, configfiles=[off, _config(workdir, window=26, eps=1)], extra=ONLY,
-                           check=False)
+    proc = workflow_runner(
+        workdir, *TARGETS, configfiles=[off, _config(workdir, window=26, eps=1)], extra=ONLY, check=False
+    )
     assert proc.returncode != 0
     logs = " ".join(p.read_text() for p in (workdir / "logs/adversarial_cifar10").glob("attacks_*.log"))
     assert "set adversarial_cifar10.window to 20" in logs

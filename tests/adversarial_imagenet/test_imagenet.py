@@ -24,8 +24,11 @@ from holdout.adversarial.translation import (
 def _tiny_net():
     torch.manual_seed(0)
     return torch.nn.Sequential(
-        torch.nn.Conv2d(3, 4, 3, stride=2), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
-        torch.nn.Flatten(), torch.nn.Linear(4, 3),
+        torch.nn.Conv2d(3, 4, 3, stride=2),
+        torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1),
+        torch.nn.Flatten(),
+        torch.nn.Linear(4, 3),
     )
 
 
@@ -34,10 +37,14 @@ def test_canvas_and_window_are_the_standard_preprocessing(tiny_imagenet):
     canvas, _ = ds[1]  # a 64 x 45 portrait image: 40 wide, int(64 * 40 / 45) = 56 high
     assert canvas.shape == (3, 56, 40)
     top, left = centre_origin(tuple(canvas.shape[1:]), (32, 32))
-    standard = transforms.Compose([
-        transforms.Resize(40), transforms.CenterCrop(32), transforms.ToTensor(),
-        transforms.Normalize(inet.IMAGENET_MEAN, inet.IMAGENET_STD),
-    ])
+    standard = transforms.Compose(
+        [
+            transforms.Resize(40),
+            transforms.CenterCrop(32),
+            transforms.ToTensor(),
+            transforms.Normalize(inet.IMAGENET_MEAN, inet.IMAGENET_STD),
+        ]
+    )
     from PIL import Image
 
     img = Image.open(ds.samples[1][0]).convert("RGB")

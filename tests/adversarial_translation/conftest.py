@@ -54,8 +54,7 @@ def correct_table(n: int, size: tuple[int, int], classes: int = 3, label: int = 
     return t
 
 
-def set_error(table: torch.Tensor, k: int, pos: tuple[int, int], excess: float, label: int = 0,
-              wrong: int = 1) -> None:
+def set_error(table: torch.Tensor, k: int, pos: tuple[int, int], excess: float, label: int = 0, wrong: int = 1) -> None:
     """Make window ``pos`` (absolute top, left) of image k misclassified with excess logit."""
     row = torch.zeros(table.shape[-1])
     row[label] = 0.0

@@ -42,8 +42,7 @@ def _setup(hand, errors, n=1):
 
 def _run(hand, errors, n=1, attacks=ATTACKS, **kw):
     canv, model = _setup(hand, errors, n)
-    res = translation_attacks(model, canv, np.zeros(n, int), window=WINDOW, eps=kw.pop("eps", 1),
-                              attacks=attacks, **kw)
+    res = translation_attacks(model, canv, np.zeros(n, int), window=WINDOW, eps=kw.pop("eps", 1), attacks=attacks, **kw)
     return res, model
 
 
@@ -53,9 +52,7 @@ def _run(hand, errors, n=1, attacks=ATTACKS, **kw):
 def test_translation_set_sizes_norms_and_row_major_order():
     v = translation_set(1)
     assert v.norm == "max" and len(v) == 8
-    assert [tuple(o) for o in v.offsets] == [
-        (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)
-    ]
+    assert [tuple(o) for o in v.offsets] == [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
     assert len(translation_set(5)) == 120  # the paper's eps = 5: an 11 x 11 square minus 0
     assert len(translation_set(1, "l2")) == 4
     assert len(translation_set(1.5, "l2")) == 8
@@ -158,12 +155,14 @@ def test_random_attacks_are_uniform_seeded_and_chunk_invariant(hand):
     # chunks with global indices reproduce the single run
     canv, model = _setup(hand, {}, n=10)
     whole = translation_attacks(model, canv, np.zeros(10, int), window=WINDOW, eps=1, seed=3)
-    parts = concatenate_results([
-        translation_attacks(model, canv[:4], np.zeros(4, int), window=WINDOW, eps=1, seed=3,
-                            indices=np.arange(4)),
-        translation_attacks(model, canv[4:], np.zeros(6, int), window=WINDOW, eps=1, seed=3,
-                            indices=np.arange(4, 10)),
-    ])
+    parts = concatenate_results(
+        [
+            translation_attacks(model, canv[:4], np.zeros(4, int), window=WINDOW, eps=1, seed=3, indices=np.arange(4)),
+            translation_attacks(
+                model, canv[4:], np.zeros(6, int), window=WINDOW, eps=1, seed=3, indices=np.arange(4, 10)
+            ),
+        ]
+    )
     for a in ATTACKS:
         assert np.array_equal(whole.outcomes[a].offsets, parts.outcomes[a].offsets)
 
@@ -295,11 +294,9 @@ def test_matches_the_literal_definition_on_random_classifiers(hand, eps, norm):
     origin = centre_origin(size, window)
     model = hand.PositionClassifier(table)
     canv = hand.position_canvases(n, size)
-    res = translation_attacks(model, canv, labels, window=window, eps=eps, norm=norm, seed=11,
-                              batch_size=37)
+    res = translation_attacks(model, canv, labels, window=window, eps=eps, norm=norm, seed=11, batch_size=37)
     V = translation_set(eps, norm)
-    ref = _reference(table, labels, origin, V,
-                     {a: res.outcomes[a].offsets for a in ("random", "random2")})
+    ref = _reference(table, labels, origin, V, {a: res.outcomes[a].offsets for a in ("random", "random2")})
     assert any(r["strongest", "adv"] and not r["loss"] for r in ref)  # some successes
     for k, r in enumerate(ref):
         assert res.losses[k] == r["loss"]
@@ -315,7 +312,7 @@ def test_matches_the_literal_definition_on_random_classifiers(hand, eps, norm):
     # each needed window evaluated once, never beyond 3 eps
     assert len(model.seen) == len(set(model.seen)) == res.forward_passes.sum()
     reach = 3 * math.floor(eps)
-    for k, top, left in model.seen:
+    for _k, top, left in model.seen:
         assert abs(top - origin[0]) <= reach and abs(left - origin[1]) <= reach
 
 
@@ -351,8 +348,11 @@ def test_each_needed_window_is_evaluated_once(hand):
 def test_real_network_on_real_crops():
     torch.manual_seed(0)
     net = torch.nn.Sequential(
-        torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
-        torch.nn.Flatten(), torch.nn.Linear(8, 5),
+        torch.nn.Conv2d(3, 8, 3, padding=1),
+        torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1),
+        torch.nn.Flatten(),
+        torch.nn.Linear(8, 5),
     )
     canv = torch.randn(6, 3, 23, 25)
     labels = np.arange(6) % 5

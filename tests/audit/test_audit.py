@@ -42,11 +42,23 @@ def _with_correct(counts: list[int], n: int, seed: int = 0) -> Predictions:
 
 def test_example_command_writes_every_output(tmp_path, capsys):
     out = tmp_path / "audit"
-    assert main(["audit", str(EXAMPLE_PREDS), "--labels", str(EXAMPLE_LABELS), "--out", str(out),
-                 "--search-size", "3"]) == 0
-    for name in ("summary.json", "report.html", "accuracy.csv", "accuracy.png", "accuracy.pdf",
-                 "similarity_pairs.csv", "difficulty.png", "covering_numbers.csv", "bounds.csv", "rvw.csv",
-                 "testable_models.png"):
+    assert (
+        main(["audit", str(EXAMPLE_PREDS), "--labels", str(EXAMPLE_LABELS), "--out", str(out), "--search-size", "3"])
+        == 0
+    )
+    for name in (
+        "summary.json",
+        "report.html",
+        "accuracy.csv",
+        "accuracy.png",
+        "accuracy.pdf",
+        "similarity_pairs.csv",
+        "difficulty.png",
+        "covering_numbers.csv",
+        "bounds.csv",
+        "rvw.csv",
+        "testable_models.png",
+    ):
         assert (out / name).is_file(), name
     summary = json.loads((out / "summary.json").read_text())
     # independent computation from the raw files
@@ -126,10 +138,14 @@ def test_bad_input_stops_with_one_line(tmp_path, capsys):
     one.write_text("only\n" + "\n".join(str(v) for v in np.load(EXAMPLE_LABELS)) + "\n")
     err = _error_line(capsys, ["audit", str(one), "--labels", str(EXAMPLE_LABELS), "--out", str(tmp_path / "p")])
     assert "one.csv" in err and "at least 2" in err
-    assert main(["audit", str(one), "--labels", str(EXAMPLE_LABELS), "--out", str(tmp_path / "p"),
-                 "--lenses", "accuracy"]) == 0
-    err = _error_line(capsys, base + ["--labels", str(EXAMPLE_LABELS), "--new-predictions", str(one),
-                                      "--new-labels", str(EXAMPLE_LABELS)])
+    assert (
+        main(["audit", str(one), "--labels", str(EXAMPLE_LABELS), "--out", str(tmp_path / "p"), "--lenses", "accuracy"])
+        == 0
+    )
+    err = _error_line(
+        capsys,
+        base + ["--labels", str(EXAMPLE_LABELS), "--new-predictions", str(one), "--new-labels", str(EXAMPLE_LABELS)],
+    )
     assert "model names differ" in err
     err = _error_line(capsys, ["audit", str(tmp_path / "missing.csv"), "--labels", str(EXAMPLE_LABELS)])
     assert "missing.csv" in err and "not found" in err
@@ -141,8 +157,13 @@ def test_help_lists_options_with_defaults(capsys, monkeypatch):
         main(["audit", "--help"])
     assert exc.value.code == 0
     text = capsys.readouterr().out
-    for option, default in (("--eps", "0.01"), ("--delta", "0.05"), ("--rvw-C", "5000.0"), ("--out", "audit"),
-                            ("--lenses", "accuracy,new,similarity,bounds,rvw")):
+    for option, default in (
+        ("--eps", "0.01"),
+        ("--delta", "0.05"),
+        ("--rvw-C", "5000.0"),
+        ("--out", "audit"),
+        ("--lenses", "accuracy,new,similarity,bounds,rvw"),
+    ):
         line = next(row for row in text.splitlines() if row.strip().startswith(option + " "))
         assert f"(default: {default})" in line, line
     assert "(default: None)" not in text
@@ -165,9 +186,24 @@ sys.exit(code)
 @pytest.mark.slow
 def test_runs_without_torch(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"), MPLBACKEND="Agg")
-    proc = subprocess.run([sys.executable, "-c", BLOCK_TORCH, "audit", str(EXAMPLE_PREDS), "--labels",
-                           str(EXAMPLE_LABELS), "--out", str(tmp_path / "o")],
-                          check=False, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            BLOCK_TORCH,
+            "audit",
+            str(EXAMPLE_PREDS),
+            "--labels",
+            str(EXAMPLE_LABELS),
+            "--out",
+            str(tmp_path / "o"),
+        ],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (tmp_path / "o" / "report.html").is_file()
 

@@ -29,8 +29,15 @@ def _search(n: int = 2000, configs: int = 6, epochs=(10, 20), seed: int = 0, sha
 
 
 def _pvalues() -> pd.DataFrame:
-    return pd.DataFrame({"model": ["seed000", "seed001", "seed000", "seed001"], "set": ["test", "test", "train", "train"],
-                         "aeg": [0.01, 0.02, 0.2, 0.3], "sample_size": [1000] * 4, "p_value": [0.4, 0.6, 1e-5, 1e-6]})
+    return pd.DataFrame(
+        {
+            "model": ["seed000", "seed001", "seed000", "seed001"],
+            "set": ["test", "test", "train", "train"],
+            "aeg": [0.01, 0.02, 0.2, 0.3],
+            "sample_size": [1000] * 4,
+            "p_value": [0.4, 0.6, 1e-5, 1e-6],
+        }
+    )
 
 
 def test_final_epochs_and_names():
@@ -52,7 +59,8 @@ def test_four_lenses_side_by_side():
     gap = acc - 100 * v6.subset(["m005@e020"]).accuracies()[0]
     assert lenses.loc["CIFAR-10.1 gap (best model)", "value"] == pytest.approx(gap)
     assert lenses.loc["RvW bound, best of the search", "value"] == pytest.approx(
-        100 * rvw_bound(1 - acc / 100, 3, 2000))  # ceil(log2 8) = 3 bits
+        100 * rvw_bound(1 - acc / 100, 3, 2000)
+    )  # ceil(log2 8) = 3 bits
     assert lenses.loc["Adversarial test p-value", "value"] == pytest.approx(0.5)
     assert lenses.loc["Similarity-bound gain", "value"] >= 1.0
     assert result.models["model"].iloc[0] == "m005@e020" and len(result.models) == 6
@@ -81,8 +89,9 @@ def test_own_models_rule(tmp_path, repo, shared_data, workflow_runner):
     pd.DataFrame({"index": range(6)}).to_csv(tmp_path / "results/search/configs.csv", index=False)
     cfg = tmp_path / "test.yaml"
     cfg.write_text(yaml.safe_dump({"audit": {"eps": 0.02}, "data": {"mirror": str(shared_data)}}))
-    workflow_runner(tmp_path, "results/audit/own_models/table.md", configfiles=[repo / "config/offline.yaml", cfg],
-                    extra=["--"])
+    workflow_runner(
+        tmp_path, "results/audit/own_models/table.md", configfiles=[repo / "config/offline.yaml", cfg], extra=["--"]
+    )
     table = pd.read_csv(tmp_path / "results/audit/own_models/table.csv")
     assert len(table) == 5
     md = (tmp_path / "results/audit/own_models/table.md").read_text()

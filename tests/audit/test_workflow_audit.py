@@ -17,10 +17,14 @@ def test_audit_user_sets(tmp_path, repo, shared_data, workflow_runner):
     for entry in entries:
         for key in ("predictions", "labels"):
             entry[key] = str(repo / entry[key])
-    cfg.write_text(yaml.safe_dump({
-        "data": {"mirror": str(shared_data), "user_predictions": entries},
-        "audit": {"eps": 0.05, "user": {"example_csv": {"new_set": "example_npy", "search_size": 3}}},
-    }))
+    cfg.write_text(
+        yaml.safe_dump(
+            {
+                "data": {"mirror": str(shared_data), "user_predictions": entries},
+                "audit": {"eps": 0.05, "user": {"example_csv": {"new_set": "example_npy", "search_size": 3}}},
+            }
+        )
+    )
     targets = [f"results/audit/user_{n}/report.html" for n in ("example_csv", "example_npy")]
     workflow_runner(tmp_path, *targets, configfiles=[repo / "config/offline.yaml", cfg], extra=["--"])
     csv = json.loads((tmp_path / "results/audit/user_example_csv/summary.json").read_text())

@@ -146,9 +146,7 @@ def _brute_pair(n, p1, p2, eta, upper2, lower1):
 )
 def test_pair_tail_probability_matches_joint_multinomial(n, p1, p2, eta, alpha_1, alpha_2):
     """Eq. (8) via the coupling (13)-(14) equals the brute-force sum over the joint multinomial."""
-    got = B.pair_tail_probability(
-        n=n, error_1=p1, error_2=p2, similarity=eta, alpha_1=alpha_1, alpha_2=alpha_2
-    )
+    got = B.pair_tail_probability(n=n, error_1=p1, error_2=p2, similarity=eta, alpha_1=alpha_1, alpha_2=alpha_2)
     upper2 = math.floor(round(n * (p2 + alpha_2), 9))
     lower1 = math.ceil(round(n * (p1 + alpha_1), 9))
     assert got == pytest.approx(_brute_pair(n, p1, p2, eta, upper2, lower1), rel=1e-10, abs=1e-300)
@@ -165,9 +163,7 @@ def test_pair_tail_probability_integer_threshold_convention():
 
 def test_pair_tail_probability_at_n_50000():
     """A tiny tail at the ImageNet size (its speed: benchmarks/bench_bounds.py)."""
-    p = B.pair_tail_probability(
-        n=50_000, error_1=0.244, error_2=0.244, similarity=0.85, alpha_1=0.01, alpha_2=0.005
-    )
+    p = B.pair_tail_probability(n=50_000, error_1=0.244, error_2=0.244, similarity=0.85, alpha_1=0.01, alpha_2=0.005)
     assert 0 < p < 1e-6
 
 
@@ -307,9 +303,7 @@ def test_coupling_matches_joint_law():
 
 def test_theorem2_rhs_of_4_closed_form():
     n, k, N, eta, eps = 50_000, 1000, 10, 0.85, 0.02
-    expected = 2 * N * math.exp(-n * eps**2 / 2) + 2 * k * math.exp(
-        -n * eps / 4 * math.log(1 + eps / (4 * (1 - eta)))
-    )
+    expected = 2 * N * math.exp(-n * eps**2 / 2) + 2 * k * math.exp(-n * eps / 4 * math.log(1 + eps / (4 * (1 - eta))))
     assert B.theorem2_probability(n, k, N, eta, eps) == pytest.approx(expected, rel=1e-14)
     assert B.similarity_cover_bound(n, k, N, eta, eps) == pytest.approx(min(1.0, expected))
     # eta = 1: the second term vanishes.
@@ -396,7 +390,9 @@ def test_corollary4_closed_form_and_consistency():
             "needs p11 >= p1 p2",
         ),
         (
-            lambda: B.pair_tail_probability(n=10, error_1=0.3, error_2=0.3, similarity=0.8, alpha_1=math.nan, alpha_2=0),
+            lambda: B.pair_tail_probability(
+                n=10, error_1=0.3, error_2=0.3, similarity=0.8, alpha_1=math.nan, alpha_2=0
+            ),
             "alpha_1 must be a finite",
         ),
         (lambda: B.joint_distribution(0.3, 0.3, 1.5), "similarity must lie"),

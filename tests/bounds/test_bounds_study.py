@@ -94,8 +94,7 @@ def test_figure2_panel_grids_similarity_or_eps():
 
 
 def test_table1_markdown_layout_title_and_notes():
-    rows = [{"name": "a", "n": 3000, "mean_accuracy": 0.9, "mean_similarity": 0.95, "paper_sb": 2.0,
-             "paper_nbb": 30.0}]
+    rows = [{"name": "a", "n": 3000, "mean_accuracy": 0.9, "mean_similarity": 0.95, "paper_sb": 2.0, "paper_nbb": 30.0}]
     t = S.table1(rows, eps=0.02, delta=0.05)
     notes = S.table1_notes(t, 0.02, 0.05, "literal")
     assert len(notes) == 2 and "a: paper 2.0x / 30.0x, here" in notes[1]

@@ -25,8 +25,14 @@ SMALL = {
         },
         "table1": {
             "rows": [
-                {"name": "small", "n": 3000, "mean_accuracy": 0.9, "mean_similarity": 0.95,
-                 "paper_sb": 2.0, "paper_nbb": None},
+                {
+                    "name": "small",
+                    "n": 3000,
+                    "mean_accuracy": 0.9,
+                    "mean_similarity": 0.95,
+                    "paper_sb": 2.0,
+                    "paper_nbb": None,
+                },
             ]
         },
     }
@@ -42,11 +48,24 @@ def _run(workflow_runner, tmp_path, config, targets):
 
 def test_bounds_stage_small_config(workflow_runner, tmp_path):
     """Every output of the stage is made, and its numbers are the library's."""
-    _run(workflow_runner, tmp_path, SMALL, ["results/bounds/table1.md", "results/bounds/figure2.pdf",
-                                            "results/bounds/figure1b.pdf"])
+    _run(
+        workflow_runner,
+        tmp_path,
+        SMALL,
+        ["results/bounds/table1.md", "results/bounds/figure2.pdf", "results/bounds/figure1b.pdf"],
+    )
     out = tmp_path / "results" / "bounds"
-    for name in ["figure1b.csv", "figure1b.png", "figure1b.pdf", "figure2_similarity.csv",
-                 "figure2_eps.csv", "figure2.png", "figure2.pdf", "table1.csv", "table1.md"]:
+    for name in [
+        "figure1b.csv",
+        "figure1b.png",
+        "figure1b.pdf",
+        "figure2_similarity.csv",
+        "figure2_eps.csv",
+        "figure2.png",
+        "figure2.pdf",
+        "table1.csv",
+        "table1.md",
+    ]:
         assert (out / name).stat().st_size > 0, name
     for rule in ["setting", "figure1b", "figure2_similarity", "figure2_eps", "figure2", "table1"]:
         assert (tmp_path / "logs" / "bounds" / f"{rule}.log").is_file()
@@ -88,9 +107,7 @@ def test_bounds_stage_measured_setting(workflow_runner, tmp_path):
     """bounds.setting_from: measured reads results/similarity/imagenet/setting.json."""
     measured = tmp_path / "results" / "similarity" / "imagenet"
     measured.mkdir(parents=True)
-    (measured / "setting.json").write_text(
-        json.dumps({"n": 3000, "mean_accuracy": 0.75, "mean_similarity": 0.88})
-    )
+    (measured / "setting.json").write_text(json.dumps({"n": 3000, "mean_accuracy": 0.75, "mean_similarity": 0.88}))
     config = json.loads(json.dumps(SMALL))
     config["bounds"]["setting_from"] = "measured"
     _run(workflow_runner, tmp_path, config, ["results/bounds/figure1b.csv", "results/bounds/figure2_eps.csv"])
@@ -118,5 +135,6 @@ def test_bounds_stage_bad_config_value_names_the_key(workflow_runner, tmp_path):
 def _run_nocheck(workflow_runner, tmp_path, config):
     cfg = tmp_path / "bad.yaml"
     cfg.write_text(yaml.safe_dump(config))
-    return workflow_runner(tmp_path, "results/bounds/setting.json", configfiles=[cfg], cores=1,
-                           extra=["-n"], check=False)  # -n also ends the --configfile list
+    return workflow_runner(
+        tmp_path, "results/bounds/setting.json", configfiles=[cfg], cores=1, extra=["-n"], check=False
+    )  # -n also ends the --configfile list

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import yaml
 
-from holdout.data.core import convert_cifar10_1_predictions, load_cifar10
 from holdout.cifar10_1.recht import accuracy_table, delta_rank, linear_fit, table1, table4, table5
+from holdout.data.core import convert_cifar10_1_predictions, load_cifar10
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 NO_ARCHIVE = "CIFAR-10 archive missing from the mirror (../shared/data/cifar-10/cifar-10-python.tar.gz)"
@@ -153,8 +153,10 @@ def sets(shared_data, repo):
     cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]["cifar10_1_models"]
 
     def build(split, labels):
-        files = {paper: shared_data / f"CIFAR-10.1/model_predictions/{split}_predictions/{f}_predictions.json"
-                 for f, paper in cfg.items()}
+        files = {
+            paper: shared_data / f"CIFAR-10.1/model_predictions/{split}_predictions/{f}_predictions.json"
+            for f, paper in cfg.items()
+        }
         return accuracy_table(convert_cifar10_1_predictions(files, labels, test_set=split, labels_source="labels"))
 
     out = {v: build(v, np.load(shared_data / f"CIFAR-10.1/datasets/cifar10.1_{v}_labels.npy")) for v in ("v4", "v6")}
@@ -229,8 +231,10 @@ def test_table4_all_30_rows(sets):
     t4 = table4(table1(_need_original(sets), sets["v4"])).set_index("model")
     for model, row in T4.items():
         for i, side in ((0, "orig"), (3, "new")):
-            ours = [_digits(t4.loc[model, c]) for c in (f"{side}_error", f"{side}_error_ci_high", f"{side}_error_ci_low")]
-            assert ours == [_digits(v) for v in row[i:i + 3]], (model, side)
+            ours = [
+                _digits(t4.loc[model, c]) for c in (f"{side}_error", f"{side}_error_ci_high", f"{side}_error_ci_low")
+            ]
+            assert ours == [_digits(v) for v in row[i : i + 3]], (model, side)
         assert abs(t4.loc[model, "error_ratio"] - row[6]) <= _printed_tolerance(row[6]), model
 
 
@@ -238,8 +242,9 @@ def test_table5_original_columns_and_gap(sets):
     """Recht et al. Table 5: original accuracy [95% CI] and gap (original - v6), all 30 rows."""
     t5 = table5(sets["v4"], sets["v6"], _need_original(sets)).set_index("model")
     for model, row in T5.items():
-        assert [_digits(t5.loc[model, c]) for c in ("orig_accuracy", "orig_ci_low", "orig_ci_high")] == \
-            [_digits(v) for v in row[0:3]], model
+        assert [_digits(t5.loc[model, c]) for c in ("orig_accuracy", "orig_ci_low", "orig_ci_high")] == [
+            _digits(v) for v in row[0:3]
+        ], model
         assert abs(t5.loc[model, "gap"] - row[6]) <= _printed_tolerance(row[6]), model
 
 

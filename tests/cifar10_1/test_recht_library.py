@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from holdout.predictions import Predictions
 from holdout.cifar10_1.recht import (
     accuracy_table,
     clopper_pearson,
@@ -21,6 +20,7 @@ from holdout.cifar10_1.recht import (
     table5,
     table5_markdown,
 )
+from holdout.predictions import Predictions
 
 
 def test_clopper_pearson_paper_example():
@@ -120,9 +120,18 @@ def test_figure2_data_and_linear_fit_markdown():
     from holdout.cifar10_1.recht import figure2_data, linear_fit_markdown
 
     orig = np.array([90.0, 92.0, 94.0, 96.0])
-    t1 = pd.DataFrame({"model": list("abcd"), "orig_accuracy": orig, "orig_ci_low": orig - 1,
-                       "orig_ci_high": orig + 1, "new_accuracy": 2 * orig - 100, "new_ci_low": 2 * orig - 102,
-                       "new_ci_high": 2 * orig - 98, "gap": 100 - orig})
+    t1 = pd.DataFrame(
+        {
+            "model": list("abcd"),
+            "orig_accuracy": orig,
+            "orig_ci_low": orig - 1,
+            "orig_ci_high": orig + 1,
+            "new_accuracy": 2 * orig - 100,
+            "new_ci_low": 2 * orig - 102,
+            "new_ci_high": 2 * orig - 98,
+            "gap": 100 - orig,
+        }
+    )
     fit, points, line = figure2_data(t1, 0.95)
     assert fit.slope == pytest.approx(2.0) and fit.intercept == pytest.approx(-100.0)
     assert list(points.columns)[:2] == ["model", "orig_accuracy"] and "gap" not in points

@@ -18,8 +18,18 @@ import yaml
 pytestmark = pytest.mark.slow  # starts Snakemake
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
-WITH_ORIGINAL = ["table1.csv", "table1.md", "table4.csv", "table4.md", "linear_fit.csv", "linear_fit.md",
-                 "figure2.png", "figure2.pdf", "figure2.csv", "figure2_fit.csv"]
+WITH_ORIGINAL = [
+    "table1.csv",
+    "table1.md",
+    "table4.csv",
+    "table4.md",
+    "linear_fit.csv",
+    "linear_fit.md",
+    "figure2.png",
+    "figure2.pdf",
+    "figure2.csv",
+    "figure2_fit.csv",
+]
 
 
 def _targets(names):
@@ -28,8 +38,12 @@ def _targets(names):
 
 def _batch(labels, name):
     n = len(labels)
-    return {b"batch_label": name.encode(), b"labels": list(labels),
-            b"data": np.zeros((n, 3072), dtype=np.uint8), b"filenames": [b"x.png"] * n}
+    return {
+        b"batch_label": name.encode(),
+        b"labels": list(labels),
+        b"data": np.zeros((n, 3072), dtype=np.uint8),
+        b"filenames": [b"x.png"] * n,
+    }
 
 
 def _stand_in_archive(path):
@@ -58,8 +72,9 @@ def test_original_branch_on_a_stand_in_archive(tmp_path, repo, shared_data, work
     extra.write_text(yaml.safe_dump({"data": {"mirror": str(mirror), "checksums": {ARCHIVE: f"md5:{md5}"}}}))
     work = tmp_path / "work"
     work.mkdir()
-    proc = workflow_runner(work, *_targets(WITH_ORIGINAL),
-                           configfiles=[repo / "config" / "offline.yaml", extra], extra=["--"])
+    proc = workflow_runner(
+        work, *_targets(WITH_ORIGINAL), configfiles=[repo / "config" / "offline.yaml", extra], extra=["--"]
+    )
     assert "cifar-10-python.tar.gz not in the mirror" not in proc.stderr
     res = work / "results/cifar10_1"
     t1 = pd.read_csv(res / "table1.csv")

@@ -57,18 +57,24 @@ def test_a_file_without_checksum_is_never_available(tmp_path, data_cfg):
     sums = {k: v for k, v in data_cfg["checksums"].items() if k != "CIFAR-10.1/datasets/cifar10.1_v6_labels.npy"}
     res = av.availability({**data_cfg, "mirror": None, "checksums": sums})
     assert "cifar10_1_v6" not in res.available
-    assert res.missing["cifar10_1_v6"] == ["CIFAR-10.1/datasets/cifar10.1_v6_labels.npy (no checksum in data.checksums)"]
+    assert res.missing["cifar10_1_v6"] == [
+        "CIFAR-10.1/datasets/cifar10.1_v6_labels.npy (no checksum in data.checksums)"
+    ]
 
 
 def test_user_sets_need_both_files(tmp_path, data_cfg):
     (tmp_path / "p.csv").write_text("a\n0\n")
     (tmp_path / "l.csv").write_text("0\n")
-    users = [{"name": "mine", "predictions": str(tmp_path / "p.csv"), "labels": str(tmp_path / "l.csv")},
-             {"name": "half", "predictions": str(tmp_path / "p.csv"), "labels": str(tmp_path / "gone.csv")}]
+    users = [
+        {"name": "mine", "predictions": str(tmp_path / "p.csv"), "labels": str(tmp_path / "l.csv")},
+        {"name": "half", "predictions": str(tmp_path / "p.csv"), "labels": str(tmp_path / "gone.csv")},
+    ]
     res = av.availability({**data_cfg, "mirror": None, "user_predictions": users})
     assert "user_mine" in res.available and "user_half" not in res.available
-    assert f"user_half: data.user_predictions half: labels file {tmp_path / 'gone.csv'} not found" in \
-        av.skipped_warning(res)
+    assert (
+        f"user_half: data.user_predictions half: labels file {tmp_path / 'gone.csv'} not found"
+        in av.skipped_warning(res)
+    )
 
 
 def test_a_mirror_folder_that_does_not_exist_is_one_clear_error(tmp_path, data_cfg):

@@ -23,12 +23,16 @@ def _batch(rng, n, name):
     images = rng.integers(0, 256, size=(n, 32, 32, 3), dtype=np.uint8)
     labels = rng.integers(0, 10, size=n).tolist()
     data = images.transpose(0, 3, 1, 2).reshape(n, 3072)  # official row layout: R, G, B planes
-    return images, np.array(labels), {
-        b"batch_label": name.encode(),
-        b"labels": labels,
-        b"data": data,
-        b"filenames": [f"img_{i}.png".encode() for i in range(n)],
-    }
+    return (
+        images,
+        np.array(labels),
+        {
+            b"batch_label": name.encode(),
+            b"labels": labels,
+            b"data": data,
+            b"filenames": [f"img_{i}.png".encode() for i in range(n)],
+        },
+    )
 
 
 def make_archive(path: Path, n_per_batch: int = 4, n_test: int = 5, seed: int = 0, drop: str | None = None):
@@ -41,8 +45,11 @@ def make_archive(path: Path, n_per_batch: int = 4, n_test: int = 5, seed: int = 
         train_x.append(x)
         train_y.append(y)
     test_x, test_y, members["test_batch"] = _batch(rng, n_test, "testing batch 1 of 1")
-    members["batches.meta"] = {b"label_names": [c.encode() for c in CIFAR10_CLASSES],
-                               b"num_cases_per_batch": n_per_batch, b"num_vis": 3072}
+    members["batches.meta"] = {
+        b"label_names": [c.encode() for c in CIFAR10_CLASSES],
+        b"num_cases_per_batch": n_per_batch,
+        b"num_vis": 3072,
+    }
     with tarfile.open(path, "w:gz") as tar:
         for name, obj in members.items():
             if name == drop:

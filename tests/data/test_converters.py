@@ -19,8 +19,10 @@ def data_config(repo):
 
 
 def _c101(shared_data, cfg, split, labels):
-    files = {paper: shared_data / f"CIFAR-10.1/model_predictions/{split}_predictions/{f}_predictions.json"
-             for f, paper in cfg["cifar10_1_models"].items()}
+    files = {
+        paper: shared_data / f"CIFAR-10.1/model_predictions/{split}_predictions/{f}_predictions.json"
+        for f, paper in cfg["cifar10_1_models"].items()
+    }
     return convert_cifar10_1_predictions(files, labels, test_set=f"cifar10_1_{split}", labels_source="labels")
 
 
@@ -40,8 +42,10 @@ def test_cifar10_1_conversion(shared_data, data_config, version, n):
 
 
 def test_cifar10_1_mapping_covers_all_30_files(shared_data, data_config):
-    files = sorted(p.name.removesuffix("_predictions.json")
-                   for p in (shared_data / "CIFAR-10.1/model_predictions/v4_predictions").glob("*.json"))
+    files = sorted(
+        p.name.removesuffix("_predictions.json")
+        for p in (shared_data / "CIFAR-10.1/model_predictions/v4_predictions").glob("*.json")
+    )
     assert sorted(data_config["cifar10_1_models"]) == files
     assert len(set(data_config["cifar10_1_models"].values())) == 30
 
@@ -58,12 +62,15 @@ def test_imagenet_testbed_conversion(shared_data, data_config):
     assert len(models) == 67 and set(FISHER_VECTORS) <= set(models)
     root = shared_data / "ImageNetV2/data"
     results = {}
-    for name, dataset, n in (("imagenet_val", "imagenet-validation-original", 50000),
-                             ("imagenetv2_b33", "imagenetv2-b-33", 10000)):
+    for name, dataset, n in (
+        ("imagenet_val", "imagenet-validation-original", 50000),
+        ("imagenetv2_b33", "imagenetv2-b-33", 10000),
+    ):
         assert data_config["imagenet_datasets"][name] == dataset
         files = {m: root / f"predictions/{dataset}/{m}.npy" for m in models}
-        p = convert_imagenet_testbed(files, root / f"datasets/{dataset}.json", root / "metadata/class_info.json",
-                                     test_set=name)
+        p = convert_imagenet_testbed(
+            files, root / f"datasets/{dataset}.json", root / "metadata/class_info.json", test_set=name
+        )
         assert p.num_models == 67 and p.num_examples == n and p.num_classes == 1000
         top5 = np.load(files["resnet50"])
         np.testing.assert_array_equal(p.subset(["resnet50"]).predictions[0], top5[:, 0])

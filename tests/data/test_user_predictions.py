@@ -35,8 +35,13 @@ def test_csv_and_npy_give_the_same_predictions(tmp_path, labels_npy):
 def test_repository_examples_convert(repo):
     ex = repo / "config" / "examples"
     p1 = convert_user_predictions(ex / "user_predictions.csv", ex / "user_labels.csv", test_set="x", num_classes=10)
-    p2 = convert_user_predictions(ex / "user_predictions.npy", ex / "user_labels.npy", test_set="x", num_classes=10,
-                                  model_names=list(p1.model_names))
+    p2 = convert_user_predictions(
+        ex / "user_predictions.npy",
+        ex / "user_labels.npy",
+        test_set="x",
+        num_classes=10,
+        model_names=list(p1.model_names),
+    )
     assert p1.num_models == 3 and p1.num_examples == 300
     np.testing.assert_array_equal(p1.predictions, p2.predictions)
     np.testing.assert_array_equal(p1.labels, p2.labels)

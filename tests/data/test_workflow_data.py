@@ -16,32 +16,59 @@ ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 
 
 C101 = ["new_test_accuracies.csv", "new_test_accuracies.md", "table5.csv", "table5.md"]
-C101_ORIGINAL = ["table1.csv", "table1.md", "table4.csv", "table4.md", "linear_fit.csv", "linear_fit.md",
-                 "figure2.png", "figure2.pdf", "figure2.csv", "figure2_fit.csv"]
+C101_ORIGINAL = [
+    "table1.csv",
+    "table1.md",
+    "table4.csv",
+    "table4.md",
+    "linear_fit.csv",
+    "linear_fit.md",
+    "figure2.png",
+    "figure2.pdf",
+    "figure2.csv",
+    "figure2_fit.csv",
+]
 
 
 def test_offline_data_and_cifar10_1_stages(tmp_path, repo, shared_data, workflow_runner):
     ex = repo / "config" / "examples"
     extra = tmp_path / "test.yaml"
-    extra.write_text(yaml.safe_dump({"data": {
-        "mirror": str(shared_data),
-        "user_predictions": [{"name": "example", "predictions": str(ex / "user_predictions.csv"),
-                              "labels": str(ex / "user_labels.csv"), "num_classes": 10}],
-    }}))
+    extra.write_text(
+        yaml.safe_dump(
+            {
+                "data": {
+                    "mirror": str(shared_data),
+                    "user_predictions": [
+                        {
+                            "name": "example",
+                            "predictions": str(ex / "user_predictions.csv"),
+                            "labels": str(ex / "user_labels.csv"),
+                            "num_classes": 10,
+                        }
+                    ],
+                }
+            }
+        )
+    )
     sets = ["cifar10_1_v4", "cifar10_1_v6", "imagenet_val", "imagenetv2_b33", "user_example"]
     have_archive = (shared_data / ARCHIVE).is_file()
     if have_archive:
         sets.append("cifar10_original")
     targets = [f"resources/predictions/{s}.npz" for s in sets]
     targets += [f"results/cifar10_1/{n}" for n in C101 + (C101_ORIGINAL if have_archive else [])]
-    proc = workflow_runner(tmp_path, *targets, configfiles=[repo / "config" / "offline.yaml", extra],
-                            extra=["--"])
+    proc = workflow_runner(tmp_path, *targets, configfiles=[repo / "config" / "offline.yaml", extra], extra=["--"])
     if not have_archive:
         warnings = [ln for ln in proc.stderr.splitlines() if "not in the mirror" in ln]
         assert len(warnings) == 1, proc.stderr[-3000:]
         assert ARCHIVE in warnings[0] and "cifar10_original" in warnings[0]
-    expected = {"cifar10_1_v4": (30, 2021), "cifar10_1_v6": (30, 2000), "cifar10_original": (30, 10000),
-                "imagenet_val": (67, 50000), "imagenetv2_b33": (67, 10000), "user_example": (3, 300)}
+    expected = {
+        "cifar10_1_v4": (30, 2021),
+        "cifar10_1_v6": (30, 2000),
+        "cifar10_original": (30, 10000),
+        "imagenet_val": (67, 50000),
+        "imagenetv2_b33": (67, 10000),
+        "user_example": (3, 300),
+    }
     for s in sets:
         p = load_predictions(tmp_path / f"resources/predictions/{s}.npz")
         assert (p.num_models, p.num_examples) == expected[s]
@@ -77,8 +104,9 @@ def test_corrupt_mirror_stops_the_workflow(tmp_path, repo, shared_data, workflow
     work = tmp_path / "work"
     work.mkdir()
     target = "resources/raw/CIFAR-10.1/datasets/cifar10.1_v6_labels.npy"
-    proc = workflow_runner(work, target, configfiles=[repo / "config" / "offline.yaml", extra],
-                            extra=["--"], check=False)
+    proc = workflow_runner(
+        work, target, configfiles=[repo / "config" / "offline.yaml", extra], extra=["--"], check=False
+    )
     assert proc.returncode != 0
     log = (work / "logs/data/fetch/CIFAR-10.1/datasets/cifar10.1_v6_labels.npy.log").read_text()
     assert "checksum mismatch for cifar10.1_v6_labels.npy" in log
@@ -91,20 +119,28 @@ def test_repeated_configfile_flag_stops_the_workflow(tmp_path, repo, workflow_ru
     archive checksum here once): the workflow refuses them, naming the fix."""
     extra = tmp_path / "test.yaml"
     extra.write_text(yaml.safe_dump({"data": {"mirror": str(tmp_path)}}))
-    proc = workflow_runner(tmp_path, configfiles=[repo / "config" / "offline.yaml"],
-                           extra=["--configfile", str(extra), "-n"], check=False)
+    proc = workflow_runner(
+        tmp_path, configfiles=[repo / "config" / "offline.yaml"], extra=["--configfile", str(extra), "-n"], check=False
+    )
     assert proc.returncode != 0
     assert "--configfile is given 2 times" in proc.stderr + proc.stdout
-    ok = workflow_runner(tmp_path, "resources/raw/cifar-10/cifar-10-python.tar.gz",
-                         configfiles=[repo / "config" / "offline.yaml", extra], extra=["-n"])
+    ok = workflow_runner(
+        tmp_path,
+        "resources/raw/cifar-10/cifar-10-python.tar.gz",
+        configfiles=[repo / "config" / "offline.yaml", extra],
+        extra=["-n"],
+    )
     assert "data_fetch_file" in ok.stdout
+
+
 def test_a_missing_mirror_folder_is_one_error_at_start_up(tmp_path, repo, workflow_runner):
     """Issue 12: data.mirror naming a folder that does not exist stops the workflow before any job,
     with one line naming the key and the folder (not dozens of missing-file warnings)."""
     extra = tmp_path / "test.yaml"
     extra.write_text(yaml.safe_dump({"data": {"mirror": str(tmp_path / "no-such-mirror")}}))
-    proc = workflow_runner(tmp_path, configfiles=[repo / "config" / "offline.yaml", extra], extra=["-n", "--"],
-                           check=False)
+    proc = workflow_runner(
+        tmp_path, configfiles=[repo / "config" / "offline.yaml", extra], extra=["-n", "--"], check=False
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert f"data.mirror: folder {tmp_path / 'no-such-mirror'} does not exist" in out

@@ -30,10 +30,18 @@ def test_top5_counts_a_label_anywhere_in_the_five(tmp_path):
 
 def test_table_gaps_and_groups():
     labels = np.zeros(100, dtype=int)
-    orig = Predictions.create(np.array([[0] * 90 + [1] * 10, [0] * 60 + [1] * 40, [0] * 30 + [1] * 70]), labels,
-                              ["a", "b", "fv"], num_classes=2)
-    new = Predictions.create(np.array([[0] * 20 + [1] * 30, [0] * 40 + [1] * 10, [0] * 5 + [1] * 45]),
-                             labels[:50], ["fv", "a", "b"], num_classes=2)
+    orig = Predictions.create(
+        np.array([[0] * 90 + [1] * 10, [0] * 60 + [1] * 40, [0] * 30 + [1] * 70]),
+        labels,
+        ["a", "b", "fv"],
+        num_classes=2,
+    )
+    new = Predictions.create(
+        np.array([[0] * 20 + [1] * 30, [0] * 40 + [1] * 10, [0] * 5 + [1] * 45]),
+        labels[:50],
+        ["fv", "a", "b"],
+        num_classes=2,
+    )
     t = imagenetv2_table(orig, new, np.array([95, 70, 50]), np.array([48, 40, 30]), ["fv"]).set_index("model")
     assert t.loc["a", "orig_top1_accuracy"] == 90 and t.loc["a", "new_top1_accuracy"] == 80
     assert t.loc["a", "gap_top1"] == pytest.approx(10) and t.loc["b", "gap_top1"] == pytest.approx(50)

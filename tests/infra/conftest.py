@@ -9,7 +9,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # slurm_cluster, report_browser, infra_workflow
-from infra_workflow import run, snakemake_cmd
+from infra_workflow import run, snakemake_cmd  # noqa: E402
 
 
 @pytest.fixture(scope="session")

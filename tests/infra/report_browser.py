@@ -22,8 +22,14 @@ CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 
 # Flags that keep a headless browser from calling home or needing a display.
 CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--disable-dev-shm-usage",
 )
 
@@ -87,17 +93,21 @@ def inspect_report(report: Path, workdir: Path, timeout: float = 120) -> dict[st
     workdir.mkdir(parents=True, exist_ok=True)
     page = workdir / "report_walk.html"
     page.write_text(report.read_text() + WALKER)
-    cmd = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={workdir / 'chromium-profile'}",
-           "--virtual-time-budget=30000", "--dump-dom", page.resolve().as_uri()]
+    cmd = [
+        chromium,
+        *CHROMIUM_FLAGS,
+        f"--user-data-dir={workdir / 'chromium-profile'}",
+        "--virtual-time-budget=30000",
+        "--dump-dom",
+        page.resolve().as_uri(),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     match = re.search(r'<pre id="holdout-check">(.*?)</pre>', proc.stdout, flags=re.S)
     if proc.returncode != 0 or match is None:
         raise RuntimeError(
-            f"chromium gave no walker output (rc {proc.returncode}): {' '.join(cmd)}\n"
-            f"{proc.stderr[-3000:]}"
+            f"chromium gave no walker output (rc {proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-3000:]}"
         )
-    text = (match.group(1).replace("&lt;", "<").replace("&gt;", ">")
-            .replace("&quot;", '"').replace("&amp;", "&"))
+    text = match.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
     data = json.loads(text)
     if data["error"]:
         raise RuntimeError(f"report walker failed in the page: {data['error']}")

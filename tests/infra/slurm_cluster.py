@@ -127,9 +127,7 @@ class Cluster:
         return env
 
     def run(self, *cmd: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            list(cmd), env=self.env, capture_output=True, text=True, timeout=timeout
-        )
+        return subprocess.run(list(cmd), env=self.env, capture_output=True, text=True, timeout=timeout)
 
     def logs(self) -> str:
         """Tail of both daemon logs, for failure messages."""
@@ -154,8 +152,7 @@ class Cluster:
                 proc.wait(timeout=5)
 
 
-def start_cluster(root: Path, cpus: int = 2, real_memory_mb: int = 16000,
-                  timeout: float = 60) -> Cluster:
+def start_cluster(root: Path, cpus: int = 2, real_memory_mb: int = 16000, timeout: float = 60) -> Cluster:
     """Start ``slurmctld`` + ``slurmd`` under ``root``; return once the node is idle.
 
     Raises ``RuntimeError`` (with the daemon logs) when the node does not come up
@@ -178,9 +175,13 @@ def start_cluster(root: Path, cpus: int = 2, real_memory_mb: int = 16000,
         for daemon, args in (("slurmctld", ["-D", "-i"]), ("slurmd", ["-D", "-N", NODE])):
             with open(root / f"{daemon}.stdout", "wb") as out:
                 cluster.procs.append(
-                    subprocess.Popen([_which(daemon), *args, "-f", str(conf)],
-                                     env=env, stdout=out, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                    subprocess.Popen(
+                        [_which(daemon), *args, "-f", str(conf)],
+                        env=env,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
                 )
             time.sleep(0.5)
         deadline = time.monotonic() + timeout
@@ -188,16 +189,13 @@ def start_cluster(root: Path, cpus: int = 2, real_memory_mb: int = 16000,
         while time.monotonic() < deadline:
             for proc in cluster.procs:
                 if proc.poll() is not None:
-                    raise RuntimeError(
-                        f"{proc.args[0]} exited with {proc.returncode}\n{cluster.logs()}"
-                    )
+                    raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}\n{cluster.logs()}")
             res = cluster.run("sinfo", "-h", "-n", NODE, "-o", "%t", timeout=10)
             state = res.stdout.strip()
             if res.returncode == 0 and state == "idle":
                 return cluster
             time.sleep(0.5)
-        raise RuntimeError(f"node {NODE} not idle after {timeout}s (state {state!r})\n"
-                           f"{cluster.logs()}")
+        raise RuntimeError(f"node {NODE} not idle after {timeout}s (state {state!r})\n{cluster.logs()}")
     except BaseException:
         cluster.stop()
         raise

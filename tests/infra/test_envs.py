@@ -110,10 +110,10 @@ def test_env_matches_pyproject_and_tested_versions(repo, env):
         assert lower_bound(spec) is not None, f"envs/{env}.yaml: {conda} has no lower bound"
         if lower_bound(req.specifier) is not None:
             assert lower_bound(spec) == lower_bound(req.specifier), (
-                f"envs/{env}.yaml: {conda}{spec} but pyproject.toml says {req}")
+                f"envs/{env}.yaml: {conda}{spec} but pyproject.toml says {req}"
+            )
         tested = Version(metadata.version(req.name))
-        assert tested in spec, (
-            f"envs/{env}.yaml: {conda}{spec} excludes {tested}, the version the tests run on")
+        assert tested in spec, f"envs/{env}.yaml: {conda}{spec} excludes {tested}, the version the tests run on"
     if env != "torch":
         assert not set(specs) & {"pytorch", "torchvision"}, "torch belongs in envs/torch.yaml"
     py = Version(".".join(map(str, sys.version_info[:3])))
@@ -132,7 +132,8 @@ def test_every_rule_uses_one_of_the_envs(repo):
         for m in re.finditer(r'^\s*conda:\s*\n?\s*"([^"]+)"', text, flags=re.M):
             target = (smk.parent / m.group(1)).resolve()
             assert target.parent == (repo / "envs").resolve() and target.stem in ENVS, (
-                f"{smk.name}: conda: {m.group(1)} is not one of envs/{{{','.join(ENVS)}}}.yaml")
+                f"{smk.name}: conda: {m.group(1)} is not one of envs/{{{','.join(ENVS)}}}.yaml"
+            )
         n_conda = len(re.findall(r"^\s+conda:", text, flags=re.M))
         n_rules = len(re.findall(r"^rule \w+:", text, flags=re.M))
         assert n_conda == n_rules, f"{smk.name}: {n_rules} rules but {n_conda} conda: directives"

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -30,8 +29,12 @@ def _env(repo: Path) -> dict[str, str]:
 
 
 def _holder(repo: Path, gpus: str, lock_dir: Path, seconds: float) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", HOLDER, gpus, str(lock_dir), str(seconds)],
-                            env=_env(repo), stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", HOLDER, gpus, str(lock_dir), str(seconds)],
+        env=_env(repo),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.slow  # two holder processes for 3 s each
@@ -109,11 +112,18 @@ def test_several_jobs_per_gpu_fill_first_slots_first(tmp_path, monkeypatch):
         for _ in range(4):
             s = stack.enter_context(gpu_slot(gpus=["0", "1"], lock_dir=tmp_path, jobs_per_gpu=2, poll_seconds=0.01))
             got.append(s.gpu)
-        with pytest.raises(TimeoutError), gpu_slot(gpus=["0", "1"], lock_dir=tmp_path, jobs_per_gpu=2,
-                                                   poll_seconds=0.01, timeout_seconds=0.05):
+        with (
+            pytest.raises(TimeoutError),
+            gpu_slot(gpus=["0", "1"], lock_dir=tmp_path, jobs_per_gpu=2, poll_seconds=0.01, timeout_seconds=0.05),
+        ):
             pass
     assert got == ["0", "1", "0", "1"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["gpu0.lock", "gpu0.slot1.lock", "gpu1.lock", "gpu1.slot1.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "gpu0.lock",
+        "gpu0.slot1.lock",
+        "gpu1.lock",
+        "gpu1.slot1.lock",
+    ]
     monkeypatch.setenv("HOLDOUT_JOBS_PER_GPU", "0")
     with pytest.raises(ValueError, match="HOLDOUT_JOBS_PER_GPU"), gpu_slot(gpus=["0"], lock_dir=tmp_path):
         pass

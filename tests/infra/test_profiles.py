@@ -15,12 +15,21 @@ from pathlib import Path
 
 import pytest
 import yaml
-from infra_workflow import TEST_WORKFLOW, run, snakemake_cmd
+from infra_workflow import run, snakemake_cmd
 
 pytestmark = pytest.mark.slow  # starts Snakemake
 
-EXECUTOR_KEYS = {"executor", "cores", "jobs", "resources", "default-resources", "set-resources",
-                 "latency-wait", "retries", "keep-going"}
+EXECUTOR_KEYS = {
+    "executor",
+    "cores",
+    "jobs",
+    "resources",
+    "default-resources",
+    "set-resources",
+    "latency-wait",
+    "retries",
+    "keep-going",
+}
 
 
 def load_profile(repo: Path, name: str) -> dict:
@@ -86,11 +95,17 @@ def test_slurm_profile_resolves_resources_from_environment(repo, slurm_plugin, t
     import os
 
     env = dict(os.environ, HOLDOUT_SLURM_PARTITION="gpuq", HOLDOUT_SLURM_ACCOUNT="proj42")
-    out = run(snakemake_cmd(tmp_path / "w", tmp_path / "m", "-n", "--profile",
-                            str(repo / "profiles/slurm")), repo, env=env).stdout
+    out = run(
+        snakemake_cmd(tmp_path / "w", tmp_path / "m", "-n", "--profile", str(repo / "profiles/slurm")), repo, env=env
+    ).stdout
     jobs = dry_run_jobs(out)
-    assert {r for r, _ in jobs} >= {"infra_simulate", "infra_accuracy", "infra_summary",
-                                    "infra_figure", "infra_flaky"}, out
+    assert {r for r, _ in jobs} >= {
+        "infra_simulate",
+        "infra_accuracy",
+        "infra_summary",
+        "infra_figure",
+        "infra_flaky",
+    }, out
     for rule, res in jobs:
         if rule == "infra_all":
             continue
@@ -112,8 +127,22 @@ def _offline_here(repo: Path, shared_data: Path, tmp_path: Path) -> list[str]:
 def test_real_workflow_under_slurm_profile(repo, shared_data, slurm_plugin, tmp_path):
     """Every job of the real workflow resolves memory/runtime; CPU jobs request no GPU."""
     # offline.yaml's mirror ../shared/data is relative to the working directory (-d): give it absolute
-    proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
-                "-n", "--profile", str(repo / "profiles/slurm"), *_offline_here(repo, shared_data, tmp_path)], repo)
+    proc = run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(repo / "Snakefile"),
+            "-d",
+            str(tmp_path),
+            "-n",
+            "--profile",
+            str(repo / "profiles/slurm"),
+            *_offline_here(repo, shared_data, tmp_path),
+        ],
+        repo,
+    )
     jobs = dry_run_jobs(proc.stdout)
     assert jobs, proc.stdout[-3000:]
     envs = rule_envs(repo)
@@ -126,7 +155,22 @@ def test_real_workflow_under_slurm_profile(repo, shared_data, slurm_plugin, tmp_
 
 
 def test_real_workflow_under_local_profile(repo, shared_data, tmp_path):
-    proc = run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(tmp_path),
-                "-n", "--profile", str(repo / "profiles/local"), "--resources", "gpu=2",
-                *_offline_here(repo, shared_data, tmp_path)], repo)
+    proc = run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(repo / "Snakefile"),
+            "-d",
+            str(tmp_path),
+            "-n",
+            "--profile",
+            str(repo / "profiles/local"),
+            "--resources",
+            "gpu=2",
+            *_offline_here(repo, shared_data, tmp_path),
+        ],
+        repo,
+    )
     assert "dry-run" in proc.stdout

@@ -14,7 +14,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 import report_browser
 from infra_workflow import run, snakemake_cmd
 
@@ -31,8 +30,7 @@ def chromium():
 
 def test_report_shows_registered_table_and_figure(repo, chromium, local_run, tmp_path):
     report = tmp_path / "report.html"
-    run(snakemake_cmd(local_run, local_run.parent / "markers", "--cores", "1",
-                      "--report", str(report)), repo)
+    run(snakemake_cmd(local_run, local_run.parent / "markers", "--cores", "1", "--report", str(report)), repo)
     html = report.read_text()
     assert "Infrastructure test" in html
     shown = report_browser.inspect_report(report, tmp_path / "browser")
@@ -60,16 +58,28 @@ def test_real_workflow_report_collects_every_figure(repo, chromium, tmp_path, sh
     import yaml
 
     schema = yaml.safe_load((repo / "config" / "schema.yaml").read_text())
-    switches = {name: {"enabled": name in REPORT_STUDIES + REPORT_INPUT_STAGES}
-                for name, spec in schema["properties"].items()
-                if "enabled" in spec.get("properties", {})}
+    switches = {
+        name: {"enabled": name in REPORT_STUDIES + REPORT_INPUT_STAGES}
+        for name, spec in schema["properties"].items()
+        if "enabled" in spec.get("properties", {})
+    }
     assert set(REPORT_STUDIES) <= set(switches)
     switches["data"]["mirror"] = str(shared_data)  # offline.yaml's is relative to the repository
     only = tmp_path / "only.yaml"
     only.write_text(yaml.safe_dump(switches))
     work = tmp_path / "work"
-    base = [sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(work),
-            "--configfile", str(repo / "config" / "offline.yaml"), str(only)]
+    base = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(repo / "Snakefile"),
+        "-d",
+        str(work),
+        "--configfile",
+        str(repo / "config" / "offline.yaml"),
+        str(only),
+    ]
     run(base + ["--cores", "2"], repo)
     report = tmp_path / "report.html"
     run(base + ["--cores", "1", "--report", str(report)], repo)
@@ -77,7 +87,7 @@ def test_real_workflow_report_collects_every_figure(repo, chromium, tmp_path, sh
     shown = report_browser.inspect_report(report, tmp_path / "browser")
     for study in REPORT_STUDIES:
         assert any(f.startswith(f"results/{study}/") for f in shown), (study, sorted(shown))
-    for name, entry in shown.items():
+    for name in shown:
         assert (work / name).is_file(), f"report lists {name}, which the run did not make"
     pngs = sorted(str(p.relative_to(work)) for p in (work / "results").rglob("*.png"))
     assert pngs, "the fast studies made no figure"

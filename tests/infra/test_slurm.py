@@ -18,11 +18,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from holdout.predictions import load_predictions
-
 import slurm_cluster
 from infra_workflow import run, snakemake_cmd
+
+from holdout.predictions import load_predictions
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -32,8 +31,10 @@ def _skip_reason() -> str | None:
         return "SLURM test needs Linux"
     missing = slurm_cluster.missing_commands()
     if missing:
-        return (f"SLURM not installed (missing {', '.join(missing)}); "
-                "`.ci/run` installs Debian's slurmctld/slurmd/slurm-client where apt is available")
+        return (
+            f"SLURM not installed (missing {', '.join(missing)}); "
+            "`.ci/run` installs Debian's slurmctld/slurmd/slurm-client where apt is available"
+        )
     if os.geteuid() != 0:
         return "slurmd must run as root to start jobs; run the tests as root (CI does)"
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
@@ -56,20 +57,29 @@ def cluster(tmp_path_factory):
 
 
 def _outputs(workdir: Path) -> dict[str, Path]:
-    return {str(p.relative_to(workdir)): p for p in sorted((workdir / "results").rglob("*"))
-            if p.is_file()}
+    return {str(p.relative_to(workdir)): p for p in sorted((workdir / "results").rglob("*")) if p.is_file()}
 
 
 def test_slurm_profile_matches_local_run_and_retries(repo, cluster, local_run, tmp_path):
     root = tmp_path
     proc = run(
-        snakemake_cmd(root / "work", root / "markers", "--profile", str(repo / "profiles/slurm"),
-                      "--jobs", "4",
-                      # the test cluster has no accounting daemon: poll with squeue
-                      # (MinJobAge=3600 keeps finished jobs visible) and start polling early
-                      "--slurm-status-command", "squeue",
-                      "--slurm-init-seconds-before-status-checks", "2"),
-        repo, env=cluster.env, timeout=420,
+        snakemake_cmd(
+            root / "work",
+            root / "markers",
+            "--profile",
+            str(repo / "profiles/slurm"),
+            "--jobs",
+            "4",
+            # the test cluster has no accounting daemon: poll with squeue
+            # (MinJobAge=3600 keeps finished jobs visible) and start polling early
+            "--slurm-status-command",
+            "squeue",
+            "--slurm-init-seconds-before-status-checks",
+            "2",
+        ),
+        repo,
+        env=cluster.env,
+        timeout=420,
     )
     work = root / "work"
 
@@ -82,8 +92,12 @@ def test_slurm_profile_matches_local_run_and_retries(repo, cluster, local_run, t
         rule = comment.removeprefix("rule_").split("_wildcards")[0]
         by_rule.setdefault(rule, []).append([int(jobid), mem, limit, state])
     assert sorted((r, len(v)) for r, v in by_rule.items()) == [
-        ("infra_accuracy", 2), ("infra_figure", 1), ("infra_flaky", 2),
-        ("infra_simulate", 2), ("infra_summary", 1)], jobs
+        ("infra_accuracy", 2),
+        ("infra_figure", 1),
+        ("infra_flaky", 2),
+        ("infra_simulate", 2),
+        ("infra_summary", 1),
+    ], jobs
     for rule, entries in by_rule.items():
         if rule != "infra_flaky":
             assert all(e[3] == "COMPLETED" for e in entries), jobs
@@ -96,9 +110,9 @@ def test_slurm_profile_matches_local_run_and_retries(repo, cluster, local_run, t
     assert second[1:] == ["8000M", "2:00:00", "COMPLETED"], jobs
     assert (root / "markers" / "infra_flaky.failed-once").is_file()
     assert "mem_mb=8000 runtime=120" in (work / "logs" / "flaky.log").read_text()
-    assert "first attempt fails on purpose" in proc.stderr + proc.stdout or \
-        any("first attempt fails on purpose" in p.read_text()
-            for p in (work / ".snakemake" / "slurm_logs").rglob("*.log"))
+    assert "first attempt fails on purpose" in proc.stderr + proc.stdout or any(
+        "first attempt fails on purpose" in p.read_text() for p in (work / ".snakemake" / "slurm_logs").rglob("*.log")
+    )
 
     # same outputs as the local run
     local, remote = _outputs(local_run), _outputs(work)

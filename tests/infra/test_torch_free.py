@@ -35,6 +35,7 @@ def test_analysis_imports_without_torch():
 
 
 def test_blocker_really_blocks_torch():
-    proc = subprocess.run([sys.executable, "-c", BLOCK_TORCH + "import holdout.training"],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", BLOCK_TORCH + "import holdout.training"], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode != 0 and "blocked" in proc.stderr

@@ -86,8 +86,14 @@ def test_balanced_draw_and_hard_images():
 
 
 def test_table2_long_form_intervals_and_paper_numbers():
-    res = pd.DataFrame({"model": ["vgg_15_BN_64"] * 3, "dataset": ["split2", "original", "split1"],
-                        "correct": [9381, 9300, 9387], "n": [10_000] * 3})
+    res = pd.DataFrame(
+        {
+            "model": ["vgg_15_BN_64"] * 3,
+            "dataset": ["split2", "original", "split1"],
+            "correct": [9381, 9300, 9387],
+            "n": [10_000] * 3,
+        }
+    )
     t2 = table2(res)
     assert t2["dataset"].tolist() == ["split1", "split2", "original"]
     assert t2.loc[0, "paper_accuracy"] == PAPER_TABLE2["vgg_15_BN_64"][0] == 93.87
@@ -99,8 +105,12 @@ def test_table2_long_form_intervals_and_paper_numbers():
 
 def test_sec55_table():
     held = {"draw1": np.array([True, True, False, False]), "draw2": np.array([False, True, True, False])}
-    res = pd.DataFrame({"run": ["draw1", "draw2", "standard"],
-                        "correct_mask": [np.array([1, 0, 1, 1]), np.array([0, 1, 1, 0]), np.array([1, 1, 0, 0])]})
+    res = pd.DataFrame(
+        {
+            "run": ["draw1", "draw2", "standard"],
+            "correct_mask": [np.array([1, 0, 1, 1]), np.array([0, 1, 1, 0]), np.array([1, 1, 0, 0])],
+        }
+    )
     t = sec55_table(res, held)
     assert t["correct"].tolist() == [1, 2, 2, 1] and (t["n"] == 2).all()
 

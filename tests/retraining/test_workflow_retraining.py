@@ -19,11 +19,14 @@ import yaml
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 V4_DATA = "CIFAR-10.1/datasets/cifar10.1_v4_data.npy"
 TINY = {
-    "shake_shake_64d_cutout": {"overrides": {"depth": 8, "base_channels": 4},
-                               "train": {"epochs": 1, "batch_size": 10, "scheduler": "cosine",
-                                         "augment": {"cutout": True, "cutout_size": 8}}},
-    "vgg16_keras": {"overrides": {"channels": [4, 4, 8, 8, 8], "hidden": 8},
-                    "train": {"epochs": 1, "batch_size": 10, "milestones": []}},
+    "shake_shake_64d_cutout": {
+        "overrides": {"depth": 8, "base_channels": 4},
+        "train": {"epochs": 1, "batch_size": 10, "scheduler": "cosine", "augment": {"cutout": True, "cutout_size": 8}},
+    },
+    "vgg16_keras": {
+        "overrides": {"channels": [4, 4, 8, 8, 8], "hidden": 8},
+        "train": {"epochs": 1, "batch_size": 10, "milestones": []},
+    },
 }
 
 
@@ -31,8 +34,12 @@ def _archive(path, per_class_train=8, per_class_test=4):
     rng = np.random.default_rng(0)
 
     def batch(labels):
-        return {b"batch_label": b"x", b"labels": list(map(int, labels)), b"filenames": [b"x.png"] * len(labels),
-                b"data": rng.integers(0, 256, (len(labels), 3072), dtype=np.uint8)}
+        return {
+            b"batch_label": b"x",
+            b"labels": list(map(int, labels)),
+            b"filenames": [b"x.png"] * len(labels),
+            b"data": rng.integers(0, 256, (len(labels), 3072), dtype=np.uint8),
+        }
 
     train = rng.permutation(np.repeat(np.arange(10), per_class_train))
     members = {f"data_batch_{i + 1}": batch(part) for i, part in enumerate(np.array_split(train, 5))}
@@ -57,19 +64,42 @@ def test_retraining_stage_on_generated_data(tmp_path, repo, shared_data, workflo
         os.symlink(shared_data / "CIFAR-10.1/datasets" / name, mirror / "CIFAR-10.1/datasets" / name)
     np.save(mirror / V4_DATA, np.random.default_rng(1).integers(0, 256, (2021, 32, 32, 3), dtype=np.uint8))
     _archive(mirror / ARCHIVE)
-    sums = {ARCHIVE: "md5:" + hashlib.md5((mirror / ARCHIVE).read_bytes()).hexdigest(),
-            V4_DATA: "sha256:" + hashlib.sha256((mirror / V4_DATA).read_bytes()).hexdigest()}
-    cfg = {"data": {"mirror": str(mirror), "checksums": sums},
-           "retraining": {"table2_models": ["shake_shake_64d_cutout"], "train_per_class": 3,
-                          "threads": 1, "models": TINY, "sec55": {"n_half": 20},
-                          "figure1": {"per_class": 3}, "figure3": {"max_images": 12}}}
+    sums = {
+        ARCHIVE: "md5:" + hashlib.md5((mirror / ARCHIVE).read_bytes()).hexdigest(),
+        V4_DATA: "sha256:" + hashlib.sha256((mirror / V4_DATA).read_bytes()).hexdigest(),
+    }
+    cfg = {
+        "data": {"mirror": str(mirror), "checksums": sums},
+        "retraining": {
+            "table2_models": ["shake_shake_64d_cutout"],
+            "train_per_class": 3,
+            "threads": 1,
+            "models": TINY,
+            "sec55": {"n_half": 20},
+            "figure1": {"per_class": 3},
+            "figure3": {"max_images": 12},
+        },
+    }
     extra = tmp_path / "test.yaml"
     extra.write_text(yaml.safe_dump(cfg))
     work = tmp_path / "work"
     work.mkdir()
-    targets = [f"results/retraining/{n}" for n in (
-        "cv_splits.csv", "table2.csv", "table2.md", "sec55.csv", "sec55.md",
-        "figure1.png", "figure1.pdf", "figure1.csv", "figure3.png", "figure3.pdf", "figure3.csv")]
+    targets = [
+        f"results/retraining/{n}"
+        for n in (
+            "cv_splits.csv",
+            "table2.csv",
+            "table2.md",
+            "sec55.csv",
+            "sec55.md",
+            "figure1.png",
+            "figure1.pdf",
+            "figure1.csv",
+            "figure3.png",
+            "figure3.pdf",
+            "figure3.csv",
+        )
+    ]
     proc = workflow_runner(work, *targets, configfiles=[repo / "config" / "offline.yaml", extra], extra=["--"])
     assert "retraining: the CIFAR-10.1 v4 images" not in proc.stderr  # nothing skipped
     res = work / "results/retraining"

@@ -39,6 +39,7 @@ def _items(d, part_prefix: str) -> dict[str, float]:
 
 # --- vocabulary sizes and code widths printed in the paper --------------------------------
 
+
 def test_appendix_b_vocabulary_sizes():
     """Appendix B: 25 Math Operations, 10 Neural Net Layers; 9 sampling functions, 5 tensor ops, 5 optimizers."""
     assert len(MATH_OPERATIONS) == len(set(MATH_OPERATIONS)) == 25
@@ -60,6 +61,7 @@ def test_code_widths_printed_in_sec_4():
 
 
 # --- batch normalization, Sec. 4.2 ----------------------------------------------------------
+
 
 def test_batch_norm_sec_4_2_edges_60_bits_and_about_100_bits(resources: Path):
     """Sec. 4.2: BN's graph has 12 edges at 4-bit index + 1 order bit = 60 bits; in all "~100 bits".
@@ -98,6 +100,7 @@ def test_order_bits_only_for_order_sensitive_operators(resources: Path, tmp_path
 
 # --- ResNet-152 forward pass, Sec. 4.3 ----------------------------------------------------
 
+
 def test_resnet152_forward_pass_sec_4_3_is_86_bits(resources: Path):
     """Sec. 4.3: 5 primitive layers x 4 bits + 39 (blocks, hyperparameters) + 9 edges x 3 bits = 86 bits."""
     d = description_length(resources / "resnet152_forward_pass.yaml")
@@ -111,10 +114,21 @@ def test_resnet152_forward_pass_sec_4_3_is_86_bits(resources: Path):
 
 
 def test_network_per_hyperparameter_mode_and_default_edge_width(tmp_path: Path):
-    doc = {"name": "tiny", "parts": [{"network": {
-        "chain": [{"layer": "Conv", "args": [3, 16, 1]}, {"block": "Res", "args": [16], "repeat": 2},
-                  {"layer": "FC", "args": [10]}],
-        "hyperparameter_bits": 2}}]}
+    doc = {
+        "name": "tiny",
+        "parts": [
+            {
+                "network": {
+                    "chain": [
+                        {"layer": "Conv", "args": [3, 16, 1]},
+                        {"block": "Res", "args": [16], "repeat": 2},
+                        {"layer": "FC", "args": [10]},
+                    ],
+                    "hyperparameter_bits": 2,
+                }
+            }
+        ],
+    }
     d = description_length(_write(tmp_path, doc))
     by_what = {it.what: it.bits for it in d.items}
     assert by_what["primitive layer types (10 Neural Net Layers)"] == 2 * 4
@@ -125,6 +139,7 @@ def test_network_per_hyperparameter_mode_and_default_edge_width(tmp_path: Path):
 
 
 # --- English, Sec. 4.1 --------------------------------------------------------------------
+
 
 def test_english_option_1_counts_characters_option_2_counts_words():
     text = "random crop  224 x 224\n with horizontal flip"
@@ -146,8 +161,14 @@ def test_english_rubric_from_file_and_override(resources: Path):
 
 
 def test_fractional_bits_round_up(tmp_path: Path):
-    p = _write(tmp_path, {"name": "x", "english": {"option": "character", "bits_per_character": 1.2},
-                          "parts": [{"english": "abc"}, {"counted": {"bits": 1, "what": "flag"}}]})
+    p = _write(
+        tmp_path,
+        {
+            "name": "x",
+            "english": {"option": "character", "bits_per_character": 1.2},
+            "parts": [{"english": "abc"}, {"counted": {"bits": 1, "what": "flag"}}],
+        },
+    )
     d = description_length(p)
     assert d.total == pytest.approx(4.6) and d.bits == 5
 
@@ -165,24 +186,51 @@ BN_MATH = {"symbols": ["x", "m"], "operators": {"d": ["subtract", "x", "m"]}, "o
         ({"name": "x", "parts": []}, "parts", "non-empty list"),
         ({"name": "x", "parts": [{"poem": "a"}]}, "parts[0]", "exactly one key"),
         ({"name": "x", "colour": 1, "parts": [{"english": "a"}]}, "colour", "unknown key"),
-        ({"name": "x", "parts": [{"math": {**BN_MATH, "operators": {"d": ["tanh", "x"]}}}]},
-         "parts[0].math.operators.d", "unknown operator 'tanh'"),
-        ({"name": "x", "parts": [{"math": {k: v for k, v in BN_MATH.items() if k != "outputs"}}]},
-         "parts[0].math.outputs", "missing required key"),
-        ({"name": "x", "parts": [{"math": {**BN_MATH, "operators": {"d": ["subtract", "x", "z"]}}}]},
-         "parts[0].math.operators.d[2]", "argument 'z' is not a symbol"),
-        ({"name": "x", "parts": [{"math": {**BN_MATH, "operators": {"d": ["add", "e"], "e": ["add", "d"]}}}]},
-         "parts[0].math.operators.", "cycle"),
-        ({"name": "x", "parts": [{"math": {**BN_MATH, "constants": {"x": 1.0}}}]},
-         "parts[0].math.constants.x", "already used"),
-        ({"name": "x", "parts": [{"math": {**BN_MATH, "order_bits": "some"}}]},
-         "parts[0].math.order_bits", "every_edge"),
-        ({"name": "x", "parts": [{"network": {"chain": [{"layer": "BatchNorm"}], "hyperparameter_bits": 1}}]},
-         "parts[0].network.chain[0].layer", "unknown layer 'BatchNorm'"),
-        ({"name": "x", "parts": [{"network": {"chain": [{"layer": "ReLU"}]}}]},
-         "parts[0].network", "exactly one of 'blocks_and_hyperparameters_bits'"),
-        ({"name": "x", "parts": [{"network": {"hyperparameter_bits": 1}}]},
-         "parts[0].network.chain", "missing required key"),
+        (
+            {"name": "x", "parts": [{"math": {**BN_MATH, "operators": {"d": ["tanh", "x"]}}}]},
+            "parts[0].math.operators.d",
+            "unknown operator 'tanh'",
+        ),
+        (
+            {"name": "x", "parts": [{"math": {k: v for k, v in BN_MATH.items() if k != "outputs"}}]},
+            "parts[0].math.outputs",
+            "missing required key",
+        ),
+        (
+            {"name": "x", "parts": [{"math": {**BN_MATH, "operators": {"d": ["subtract", "x", "z"]}}}]},
+            "parts[0].math.operators.d[2]",
+            "argument 'z' is not a symbol",
+        ),
+        (
+            {"name": "x", "parts": [{"math": {**BN_MATH, "operators": {"d": ["add", "e"], "e": ["add", "d"]}}}]},
+            "parts[0].math.operators.",
+            "cycle",
+        ),
+        (
+            {"name": "x", "parts": [{"math": {**BN_MATH, "constants": {"x": 1.0}}}]},
+            "parts[0].math.constants.x",
+            "already used",
+        ),
+        (
+            {"name": "x", "parts": [{"math": {**BN_MATH, "order_bits": "some"}}]},
+            "parts[0].math.order_bits",
+            "every_edge",
+        ),
+        (
+            {"name": "x", "parts": [{"network": {"chain": [{"layer": "BatchNorm"}], "hyperparameter_bits": 1}}]},
+            "parts[0].network.chain[0].layer",
+            "unknown layer 'BatchNorm'",
+        ),
+        (
+            {"name": "x", "parts": [{"network": {"chain": [{"layer": "ReLU"}]}}]},
+            "parts[0].network",
+            "exactly one of 'blocks_and_hyperparameters_bits'",
+        ),
+        (
+            {"name": "x", "parts": [{"network": {"hyperparameter_bits": 1}}]},
+            "parts[0].network.chain",
+            "missing required key",
+        ),
         ({"name": "x", "parts": [{"counted": {"bits": 3}}]}, "parts[0].counted.what", "missing required key"),
         ({"name": "x", "parts": [{"counted": {"bits": -3, "what": "w"}}]}, "parts[0].counted.bits", ">= 0"),
         ({"name": "x", "english": {"option": "morse"}, "parts": [{"english": "a"}]}, "english.option", "'character'"),
@@ -217,7 +265,9 @@ def test_schema_and_cycle_messages(tmp_path: Path):
 
     jsonschema.Draft202012Validator.check_schema(DESCRIPTION_SCHEMA)
     ops = {"a": ["add", "x", "c"], "b": ["add", "a"], "c": ["add", "b"]}
-    p = _write(tmp_path, {"name": "x", "parts": [{"math": {"symbols": ["x"], "operators": ops, "outputs": {"y": "c"}}}]})
+    p = _write(
+        tmp_path, {"name": "x", "parts": [{"math": {"symbols": ["x"], "operators": ops, "outputs": {"y": "c"}}}]}
+    )
     with pytest.raises(DescriptionError, match=r"the computation graph has a cycle: (\w -> ){3}\w$"):
         description_length(p)
     p = _write(tmp_path, {"name": "x", "parts": [{"counted": {"bits": float("inf"), "what": "w"}}]}, "inf.yaml")

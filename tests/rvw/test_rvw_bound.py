@@ -85,7 +85,9 @@ def test_bound_agrees_with_a_root_finder():
     from scipy.optimize import brentq
 
     for p_hat, bits in [(0.0449, 729), (0.2, 50), (0.01, 2000)]:
-        root = brentq(lambda p: rvw_fixed_point_map(p, p_hat, bits, N) - p, p_hat + 1e-12, 1.0, xtol=1e-15)
+        root = brentq(
+            lambda p, p_hat=p_hat, bits=bits: rvw_fixed_point_map(p, p_hat, bits, N) - p, p_hat + 1e-12, 1.0, xtol=1e-15
+        )
         assert rvw_bound(p_hat, bits, N) == pytest.approx(root, abs=1e-13)
 
 
@@ -128,9 +130,18 @@ def test_rvw_table_markdown_layout():
     """Arora & Zhang Tables 1-2 as printed: percentages to two decimals, the paper's values beside ours."""
     from holdout.rvw.core import rvw_table, rvw_table_markdown
 
-    rows = [{"name": "ResNet-152", "setting": "w/", "test_error": 0.0449, "n": 50000, "bits": 426,
-             "paper_bits": 426, "paper_bound": 0.0739},
-            {"name": "mine", "test_error": 0.1, "n": 10000, "bits": 100}]
+    rows = [
+        {
+            "name": "ResNet-152",
+            "setting": "w/",
+            "test_error": 0.0449,
+            "n": 50000,
+            "bits": 426,
+            "paper_bits": 426,
+            "paper_bound": 0.0739,
+        },
+        {"name": "mine", "test_error": 0.1, "n": 10000, "bits": 100},
+    ]
     md = rvw_table_markdown(rvw_table(rows), "Table 1").splitlines()
     assert md[:3] == ["### Table 1", "", "C = 5000, delta = 0.05; bound = fixed point of T(p), Theorem 3.1."]
     assert md[5] == "|---|---|---:|---:|---:|---:|---:|---:|---:|:---:|"

@@ -15,18 +15,23 @@ pytestmark = pytest.mark.slow  # starts Snakemake
 END_LIST = ["--nolock"]
 
 PAPER = {  # (table, model, bits): the paper's printed bound in percent
-    ("table1", "ResNet-152", 426): 7.39, ("table1", "ResNet-152", 729): 8.49,
-    ("table1", "DenseNet-264", 362): 8.08, ("table1", "DenseNet-264", 741): 9.55,
-    ("table2", "ResNet-152", 556): 7.89, ("table2", "ResNet-152", 1032): 9.49,
-    ("table2", "DenseNet-264", 454): 8.47, ("table2", "DenseNet-264", 980): 10.35,
+    ("table1", "ResNet-152", 426): 7.39,
+    ("table1", "ResNet-152", 729): 8.49,
+    ("table1", "DenseNet-264", 362): 8.08,
+    ("table1", "DenseNet-264", 741): 9.55,
+    ("table2", "ResNet-152", 556): 7.89,
+    ("table2", "ResNet-152", 1032): 9.49,
+    ("table2", "DenseNet-264", 454): 8.47,
+    ("table2", "DenseNet-264", 980): 10.35,
 }
 
 
 def test_rvw_stage_default_config_reproduces_tables_1_and_2(tmp_path: Path, workflow_runner):
     """Default config = the paper's Tables 1-2; every bound equals the printed one to 2 decimals,
     except Table 1 ResNet-152 729 bits (printed 8.49 %, exact 8.4997 %: a rounding slip in the paper)."""
-    workflow_runner(tmp_path, "results/rvw/table1.csv", "results/rvw/table2.csv",
-                    "results/rvw/table1.md", "results/rvw/table2.md")
+    workflow_runner(
+        tmp_path, "results/rvw/table1.csv", "results/rvw/table2.csv", "results/rvw/table1.md", "results/rvw/table2.md"
+    )
     seen = 0
     for table in ("table1", "table2"):
         df = pd.read_csv(tmp_path / "results" / "rvw" / f"{table}.csv")
@@ -54,24 +59,57 @@ def test_rvw_stage_rows_from_description_files_and_a_bad_one(tmp_path: Path, wor
     description file is malformed: that job fails with the file and key in its log (--keep-going
     lets the good tables finish in the same run)."""
     own = tmp_path / "my_model.yaml"
-    own.write_text(yaml.safe_dump({"name": "mine", "parts": [
-        {"english": "train with momentum 0.9"}, {"counted": {"bits": 100, "what": "architecture"}}]}))
+    own.write_text(
+        yaml.safe_dump(
+            {
+                "name": "mine",
+                "parts": [{"english": "train with momentum 0.9"}, {"counted": {"bits": 100, "what": "architecture"}}],
+            }
+        )
+    )
     bad = tmp_path / "bad.yaml"
-    bad.write_text(yaml.safe_dump({"name": "b", "parts": [{"math": {
-        "symbols": ["x"], "operators": {"y": ["tanh", "x"]}, "outputs": {"o": "y"}}}]}))
-    cfg = {"rvw": {"C": 2000, "delta": 0.1, "tables": [
-        {"id": "mine_chars", "english": {"option": "character"}, "rows": [
-            {"name": "BN only", "test_error": 0.1, "n": 10000, "description": "config/rvw/batch_norm.yaml"},
-            {"name": "mine", "test_error": 0.1, "n": 10000, "description": "my_model.yaml"},
-            {"name": "given", "test_error": 0.1, "n": 10000, "bits": 123}]},
-        {"id": "mine_words", "english": {"option": "word", "bits_per_word": 10}, "rows": [
-            {"name": "mine", "test_error": 0.1, "n": 10000, "description": str(own)}]},
-        {"id": "broken", "rows": [{"name": "m", "test_error": 0.1, "n": 100, "description": str(bad)}]},
-    ]}}
+    bad.write_text(
+        yaml.safe_dump(
+            {
+                "name": "b",
+                "parts": [{"math": {"symbols": ["x"], "operators": {"y": ["tanh", "x"]}, "outputs": {"o": "y"}}}],
+            }
+        )
+    )
+    cfg = {
+        "rvw": {
+            "C": 2000,
+            "delta": 0.1,
+            "tables": [
+                {
+                    "id": "mine_chars",
+                    "english": {"option": "character"},
+                    "rows": [
+                        {"name": "BN only", "test_error": 0.1, "n": 10000, "description": "config/rvw/batch_norm.yaml"},
+                        {"name": "mine", "test_error": 0.1, "n": 10000, "description": "my_model.yaml"},
+                        {"name": "given", "test_error": 0.1, "n": 10000, "bits": 123},
+                    ],
+                },
+                {
+                    "id": "mine_words",
+                    "english": {"option": "word", "bits_per_word": 10},
+                    "rows": [{"name": "mine", "test_error": 0.1, "n": 10000, "description": str(own)}],
+                },
+                {"id": "broken", "rows": [{"name": "m", "test_error": 0.1, "n": 100, "description": str(bad)}]},
+            ],
+        }
+    }
     cf = tmp_path / "cfg.yaml"
     cf.write_text(yaml.safe_dump(cfg))
-    proc = workflow_runner(tmp_path, "results/rvw/mine_chars.csv", "results/rvw/mine_words.csv",
-                           "results/rvw/broken.csv", configfiles=[cf], extra=["--keep-going"], check=False)
+    proc = workflow_runner(
+        tmp_path,
+        "results/rvw/mine_chars.csv",
+        "results/rvw/mine_words.csv",
+        "results/rvw/broken.csv",
+        configfiles=[cf],
+        extra=["--keep-going"],
+        check=False,
+    )
     assert proc.returncode != 0
     log = (tmp_path / "logs/rvw/table_broken.log").read_text()
     assert f"{bad}: parts[0].math.operators.y: unknown operator 'tanh'" in log

@@ -12,9 +12,15 @@ import pytest
 from holdout.predictions import Predictions
 
 
-def make_search_predictions(test_set: str, num_models: int = 6, epochs: tuple[int, ...] = (2, 4, 6, 8),
-                            n: int = 500, num_classes: int = 10, seed: int = 0,
-                            difficulty_shift: float = 0.0) -> Predictions:
+def make_search_predictions(
+    test_set: str,
+    num_models: int = 6,
+    epochs: tuple[int, ...] = (2, 4, 6, 8),
+    n: int = 500,
+    num_classes: int = 10,
+    seed: int = 0,
+    difficulty_shift: float = 0.0,
+) -> Predictions:
     """Checkpoints that share which examples are hard (errors correlated beyond independence),
     get better with the epoch, and one model stays below 50% accuracy at every checkpoint.
     ``difficulty_shift`` > 0 makes every example harder (a "new" test set)."""
@@ -34,8 +40,15 @@ def make_search_predictions(test_set: str, num_models: int = 6, epochs: tuple[in
             preds.append(p)
             scores.append(logits)
             metas.append({"model": f"m{i:03d}", "epoch": e, "config": {"base_channels": 4 * (i + 1)}})
-    return Predictions.create(np.array(preds), labels, names, num_classes=num_classes, test_set=test_set,
-                              metadata=metas, scores=np.array(scores))
+    return Predictions.create(
+        np.array(preds),
+        labels,
+        names,
+        num_classes=num_classes,
+        test_set=test_set,
+        metadata=metas,
+        scores=np.array(scores),
+    )
 
 
 @pytest.fixture(scope="session")

@@ -71,8 +71,9 @@ def test_figure3_hand_case():
     # a@e001 vs a@e002 disagree on point 1 only; a@e001 vs b@e001 on 1..4; a@e002 vs b@e001 on 2..4
     np.testing.assert_allclose(f.pairs["similarity"], [0.9, 0.6, 0.7])
     # independent errors: mu_i mu_j + (1 - mu_i)(1 - mu_j)
-    np.testing.assert_allclose(f.pairs["independent_similarity"], [0.1 * 0.2 + 0.9 * 0.8, 0.1 * 0.5 + 0.9 * 0.5,
-                                                                   0.2 * 0.5 + 0.8 * 0.5])
+    np.testing.assert_allclose(
+        f.pairs["independent_similarity"], [0.1 * 0.2 + 0.9 * 0.8, 0.1 * 0.5 + 0.9 * 0.5, 0.2 * 0.5 + 0.8 * 0.5]
+    )
     assert f.pairs["checkpoint_i"].tolist() == ["a@e001", "a@e001", "a@e002"]
     assert s["mean_similarity"] == pytest.approx(np.mean([0.9, 0.6, 0.7]))
     # Definition 1 by hand: the most accurate checkpoint is everybody's q' and the least accurate
@@ -145,8 +146,9 @@ def test_recht_comparison(search_predictions):
     orig = search_predictions("cifar10_test", seed=0)
     new = search_predictions("cifar10_1_v4", seed=1, n=400, difficulty_shift=0.1)
     t1, fit = recht_comparison(orig, new)
-    assert t1["model"].tolist() == sorted(final_checkpoints(orig.model_names),
-                                          key=lambda m: -orig.subset([m]).accuracies()[0])
+    assert t1["model"].tolist() == sorted(
+        final_checkpoints(orig.model_names), key=lambda m: -orig.subset([m]).accuracies()[0]
+    )
     assert (t1["new_n"] == 400).all() and (t1["orig_n"] == 500).all()
     # harder new set: every final checkpoint loses accuracy; the fit follows the points
     assert (t1["gap"] > 0).all()

@@ -14,10 +14,26 @@ from holdout.predictions import save_predictions
 
 pytestmark = pytest.mark.slow
 
-FIG3 = ["figure3_similarity.png", "figure3_similarity.pdf", "figure3_similarity.csv", "figure3_covering.png",
-        "figure3_covering.pdf", "figure3_covering.csv", "figure3_summary.json", "checkpoints.csv"]
-RECHT = ["table1.csv", "table1.md", "linear_fit.csv", "linear_fit.md", "figure2.png", "figure2.pdf",
-         "figure2.csv", "figure2_fit.csv"]
+FIG3 = [
+    "figure3_similarity.png",
+    "figure3_similarity.pdf",
+    "figure3_similarity.csv",
+    "figure3_covering.png",
+    "figure3_covering.pdf",
+    "figure3_covering.csv",
+    "figure3_summary.json",
+    "checkpoints.csv",
+]
+RECHT = [
+    "table1.csv",
+    "table1.md",
+    "linear_fit.csv",
+    "linear_fit.md",
+    "figure2.png",
+    "figure2.pdf",
+    "figure2.csv",
+    "figure2_fit.csv",
+]
 
 
 def test_search_analysis_rules(tmp_path, workflow_runner, search_predictions):
@@ -26,11 +42,17 @@ def test_search_analysis_rules(tmp_path, workflow_runner, search_predictions):
     save_predictions(tmp_path / "results/search/predictions/cifar10_test.npz", orig)
     save_predictions(tmp_path / "results/search/predictions/cifar10_1_v4.npz", new)
     cfg = tmp_path / "test.yaml"
-    cfg.write_text(yaml.safe_dump({"search_analysis": {
-        "eta": {"min": 0.5, "max": 1.0, "num": 26},
-        "table1": {"n_random": 5, "n_top": 5, "eps": 0.02, "n": 10000},
-        "recht": {"checkpoints": "all", "min_accuracy": 0.5},
-    }}))
+    cfg.write_text(
+        yaml.safe_dump(
+            {
+                "search_analysis": {
+                    "eta": {"min": 0.5, "max": 1.0, "num": 26},
+                    "table1": {"n_random": 5, "n_top": 5, "eps": 0.02, "n": 10000},
+                    "recht": {"checkpoints": "all", "min_accuracy": 0.5},
+                }
+            }
+        )
+    )
     out = "results/search/analysis"
     targets = [f"{out}/{f}" for f in FIG3 + ["table1.csv", "table1.md"]]
     targets += [f"{out}/recht_cifar10_1_v4/{f}" for f in RECHT]
@@ -67,12 +89,15 @@ def test_search_analysis_rules(tmp_path, workflow_runner, search_predictions):
 
 def test_search_analysis_stops_on_too_few_checkpoints(tmp_path, workflow_runner, search_predictions):
     """All checkpoints below the threshold: the job fails with the file and the count in the log."""
-    save_predictions(tmp_path / "results/search/predictions/cifar10_test.npz",
-                     search_predictions("cifar10_test", num_models=3, n=300))
+    save_predictions(
+        tmp_path / "results/search/predictions/cifar10_test.npz",
+        search_predictions("cifar10_test", num_models=3, n=300),
+    )
     cfg = tmp_path / "test.yaml"
     cfg.write_text(yaml.safe_dump({"search_analysis": {"min_accuracy": 0.99}}))
-    proc = workflow_runner(tmp_path, "results/search/analysis/figure3_summary.json", configfiles=[cfg],
-                           extra=["--nolock"], check=False)
+    proc = workflow_runner(
+        tmp_path, "results/search/analysis/figure3_summary.json", configfiles=[cfg], extra=["--nolock"], check=False
+    )
     assert proc.returncode != 0
     log = (tmp_path / "logs/search_analysis/figure3.log").read_text()
     assert "0 of 12 checkpoints reach accuracy >= 0.99" in log

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 import yaml
 
-from holdout.bounds import core as B
 from holdout.data.core import convert_imagenet_testbed
 from holdout.similarity.core import (
     agreement_counts,
@@ -30,11 +29,14 @@ from holdout.similarity.core import (
 # hand cases
 # ---------------------------------------------------------------------------
 
-E3 = np.array([
-    [1, 1, 0, 0, 0, 0, 0, 0],  # error 2/8
-    [1, 0, 1, 0, 0, 0, 0, 0],  # error 2/8, agrees with row 0 on 6/8
-    [0, 0, 0, 0, 1, 1, 1, 1],  # error 4/8, agrees with row 0 on 2/8, with row 1 on 2/8
-], dtype=bool)
+E3 = np.array(
+    [
+        [1, 1, 0, 0, 0, 0, 0, 0],  # error 2/8
+        [1, 0, 1, 0, 0, 0, 0, 0],  # error 2/8, agrees with row 0 on 6/8
+        [0, 0, 0, 0, 1, 1, 1, 1],  # error 4/8, agrees with row 0 on 2/8, with row 1 on 2/8
+    ],
+    dtype=bool,
+)
 
 
 def test_pairwise_similarity_hand_case():
@@ -214,9 +216,15 @@ def test_resolve_subset_kinds_and_errors():
 def imagenet_val(repo, shared_data):
     cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
     base = shared_data / "ImageNetV2" / "data"
-    files = {m: base / "predictions" / "imagenet-validation-original" / f"{m}.npy" for m in cfg["data"]["imagenet_models"]}
-    preds = convert_imagenet_testbed(files, base / "datasets" / "imagenet-validation-original.json",
-                                     base / "metadata" / "class_info.json", test_set="imagenet_val")
+    files = {
+        m: base / "predictions" / "imagenet-validation-original" / f"{m}.npy" for m in cfg["data"]["imagenet_models"]
+    }
+    preds = convert_imagenet_testbed(
+        files,
+        base / "datasets" / "imagenet-validation-original.json",
+        base / "metadata" / "class_info.json",
+        test_set="imagenet_val",
+    )
     return preds.drop(cfg["similarity"]["exclude_models"])
 
 
@@ -246,5 +254,9 @@ def test_mania_fig4_imagenet_difficulty(imagenet_val):
     On the 64 conv. models: 34.1% right by all, 57.7% with at most 6 wrong, 4.9% wrong by all.
     """
     d = difficulty_distribution(imagenet_val.errors())
-    assert [round(100 * d[0], 1), round(100 * d[6], 1), round(100 * (1 - d[63]), 1)] == golden.IMAGENET_VAL_DIFFICULTY_PERCENT
+    assert [
+        round(100 * d[0], 1),
+        round(100 * d[6], 1),
+        round(100 * (1 - d[63]), 1),
+    ] == golden.IMAGENET_VAL_DIFFICULTY_PERCENT
     assert abs(100 * (1 - d[63]) - 4.7) < 0.3

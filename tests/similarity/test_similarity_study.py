@@ -22,11 +22,13 @@ from holdout.similarity.study import (
 
 # 3 models on 8 points, labels all 0: model a errs on 0-1, b on 0 and 2, c on 0-3
 LABELS = np.zeros(8, dtype=int)
-PREDS = np.array([
-    [1, 1, 0, 0, 0, 0, 0, 0],
-    [1, 0, 1, 0, 0, 0, 0, 0],
-    [1, 1, 1, 1, 0, 0, 0, 0],
-])
+PREDS = np.array(
+    [
+        [1, 1, 0, 0, 0, 0, 0, 0],
+        [1, 0, 1, 0, 0, 0, 0, 0],
+        [1, 1, 1, 1, 0, 0, 0, 0],
+    ]
+)
 
 
 def _preds() -> Predictions:
@@ -65,16 +67,25 @@ def test_analyse_set_needs_two_models_and_a_valid_eta_range():
 
 
 def test_measured_setting_names_its_source():
-    summary = {"n": 8, "mean_accuracy": 0.6, "mean_similarity": 0.4, "mean_independent_similarity": 0.5,
-               "num_models": 3, "test_set": "toy", "source": "toy.npz", "excluded_models": []}
+    summary = {
+        "n": 8,
+        "mean_accuracy": 0.6,
+        "mean_similarity": 0.4,
+        "mean_independent_similarity": 0.5,
+        "num_models": 3,
+        "test_set": "toy",
+        "source": "toy.npz",
+        "excluded_models": [],
+    }
     setting = measured_setting(summary)
     assert setting["mean_similarity"] == 0.4 and setting["test_set"] == "toy"
     assert setting["source"] == "measured by the similarity study on toy (toy.npz); excluded models: none"
 
 
 def test_table1_rows_use_the_bounds_study():
-    rows = table1_rows(_preds(), test_set="toy", subsets=[{"name": "top 2", "top": 2}], eps_values=[0.05],
-                       delta=0.05, n=1000)
+    rows = table1_rows(
+        _preds(), test_set="toy", subsets=[{"name": "top 2", "top": 2}], eps_values=[0.05], delta=0.05, n=1000
+    )
     assert list(rows.models) == ["all 3 models", "top 2"]
     top2 = rows.iloc[1]
     assert top2.model_names == "a b" and top2.mean_accuracy == 0.75 and top2.mean_similarity == 0.75
@@ -85,15 +96,38 @@ def test_table1_rows_use_the_bounds_study():
 
 
 def test_table1_markdown_prints_as_the_paper():
-    table = pd.DataFrame([{
-        "test_set": "t", "models": "m", "num_models": 20, "n": 10000, "eps": 0.01, "delta": 0.05,
-        "mean_accuracy": 0.968, "mean_similarity": 0.975, "mean_independent_similarity": 0.938, "k_union": 1234,
-        "gain_similarity": 9.63, "gain_naive_bayes": 15500.0,
-    }, {
-        "test_set": "t", "models": "m0", "num_models": 2, "n": 100, "eps": 0.01, "delta": 0.05,
-        "mean_accuracy": 0.5, "mean_similarity": 0.5, "mean_independent_similarity": 0.5, "k_union": 0,
-        "gain_similarity": float("nan"), "gain_naive_bayes": float("nan"),
-    }])
+    table = pd.DataFrame(
+        [
+            {
+                "test_set": "t",
+                "models": "m",
+                "num_models": 20,
+                "n": 10000,
+                "eps": 0.01,
+                "delta": 0.05,
+                "mean_accuracy": 0.968,
+                "mean_similarity": 0.975,
+                "mean_independent_similarity": 0.938,
+                "k_union": 1234,
+                "gain_similarity": 9.63,
+                "gain_naive_bayes": 15500.0,
+            },
+            {
+                "test_set": "t",
+                "models": "m0",
+                "num_models": 2,
+                "n": 100,
+                "eps": 0.01,
+                "delta": 0.05,
+                "mean_accuracy": 0.5,
+                "mean_similarity": 0.5,
+                "mean_independent_similarity": 0.5,
+                "k_union": 0,
+                "gain_similarity": float("nan"),
+                "gain_naive_bayes": float("nan"),
+            },
+        ]
+    )
     md = table1_markdown(table).splitlines()
     assert md[1] == "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     assert md[2] == "| t | m | 20 | 10,000 | 0.01 | 96.8% | 97.5% | 93.8% | 1,234 | 9.6x | 1.6e4x |"

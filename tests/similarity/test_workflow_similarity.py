@@ -30,11 +30,14 @@ CSVS = ["pairs.csv", "models.csv", "covering_numbers.csv", "difficulty.csv"]
 
 def _config(tmp_path, shared_data):
     cfg = tmp_path / "test.yaml"
-    cfg.write_text(yaml.safe_dump({
-        "data": {"mirror": str(shared_data)},
-        "similarity": {"eta": {"min": 0.6, "max": 1.0, "num": 41},
-                       "table1": {"eps": [0.01, 0.02]}},
-    }))
+    cfg.write_text(
+        yaml.safe_dump(
+            {
+                "data": {"mirror": str(shared_data)},
+                "similarity": {"eta": {"min": 0.6, "max": 1.0, "num": 41}, "table1": {"eps": [0.01, 0.02]}},
+            }
+        )
+    )
     return cfg
 
 
@@ -42,8 +45,12 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     cfg = _config(tmp_path, shared_data)
     sets = ["imagenet_val", "cifar10_1_v4", "cifar10_1_v6"]
     targets = [f"results/similarity/{s}/{f}.{ext}" for s in sets for f in FIGS for ext in ("png", "pdf")]
-    targets += ["results/similarity/imagenet/setting.json", "results/similarity/table1.csv",
-                "results/similarity/table1.md", "results/bounds/figure1b.csv"]
+    targets += [
+        "results/similarity/imagenet/setting.json",
+        "results/similarity/table1.csv",
+        "results/similarity/table1.md",
+        "results/bounds/figure1b.csv",
+    ]
     workflow_runner(tmp_path, *targets, configfiles=[repo / "config" / "offline.yaml", cfg], extra=["--"])
     res = tmp_path / "results" / "similarity"
     for s in sets:
@@ -55,7 +62,9 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     assert (setting["n"], setting["num_models"]) == (50_000, 64)
     assert f"{100 * setting['mean_accuracy']:.1f}" == "75.6"
     assert setting["mean_similarity"] == pytest.approx(golden.IMAGENET_VAL_MEAN_SIMILARITY, abs=1e-4)
-    assert setting["mean_independent_similarity"] == pytest.approx(golden.IMAGENET_VAL_MEAN_INDEPENDENT_SIMILARITY, abs=1e-4)
+    assert setting["mean_independent_similarity"] == pytest.approx(
+        golden.IMAGENET_VAL_MEAN_INDEPENDENT_SIMILARITY, abs=1e-4
+    )
     pairs = pd.read_csv(res / "imagenet_val" / "pairs.csv")
     assert len(pairs) == 2016 and not pairs["model_i"].str.startswith("fv_").any()
     assert pairs["similarity"].mean() == pytest.approx(setting["mean_similarity"], abs=1e-6)
@@ -80,8 +89,9 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     assert len(orig) == 2 and (orig["n"] == 10_000).all() and (orig["num_models"] == 30).all()
     preds_orig = load_predictions(tmp_path / "resources" / "predictions" / "cifar10_original.npz")
     assert orig["mean_accuracy"].iloc[0] == pytest.approx(float(preds_orig.accuracies().mean()))
-    row = table[(table["test_set"] == "cifar10_1_v4") & (table["models"] == "all 30 models")
-                & (table["eps"] == 0.02)].iloc[0]
+    row = table[
+        (table["test_set"] == "cifar10_1_v4") & (table["models"] == "all 30 models") & (table["eps"] == 0.02)
+    ].iloc[0]
     preds = load_predictions(tmp_path / "resources" / "predictions" / "cifar10_1_v4.npz")
     e = preds.errors()
     mean_acc = float(preds.accuracies().mean())
@@ -97,13 +107,17 @@ def test_similarity_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     acc6 = pd.read_csv(res / "cifar10_1_v6" / "models.csv").set_index("model")["accuracy"]
     assert set(top.iloc[0]["model_names"].split()) == set(acc6.sort_values(ascending=False).index[:20])
     v6 = load_predictions(tmp_path / "resources" / "predictions" / "cifar10_1_v6.npz")
-    np.testing.assert_allclose(pd.read_csv(res / "cifar10_1_v6" / "difficulty.csv")["fraction_misclassified_by_at_most_m"],
-                               difficulty_distribution(v6.errors()))
+    np.testing.assert_allclose(
+        pd.read_csv(res / "cifar10_1_v6" / "difficulty.csv")["fraction_misclassified_by_at_most_m"],
+        difficulty_distribution(v6.errors()),
+    )
     md = (res / "table1.md").read_text()
     assert "| cifar10_1_v4 | all 30 models |" in md and "n/a (k_UB = 0)" in md
 
     # the default target plans every available set, cifar10_original included (archive in the mirror)
-    dry = workflow_runner(tmp_path, configfiles=[repo / "config" / "offline.yaml", cfg], extra=["-n", "--forceall", "--"])
+    dry = workflow_runner(
+        tmp_path, configfiles=[repo / "config" / "offline.yaml", cfg], extra=["-n", "--forceall", "--"]
+    )
     planned = dry.stdout + dry.stderr
     assert (shared_data / ARCHIVE).is_file()
     for s in ["imagenet_val", "imagenetv2_b33", "cifar10_1_v4", "cifar10_1_v6", "cifar10_original"]:

@@ -38,8 +38,12 @@ def test_random_crop_is_a_per_sample_window_of_the_zero_padded_image():
     padded = F.pad(x, (p, p, p, p))
     offsets = []
     for i in range(x.shape[0]):
-        hits = [(dy, dx) for dy in range(2 * p + 1) for dx in range(2 * p + 1)
-                if torch.equal(out[i], padded[i, :, dy:dy + 12, dx:dx + 12])]
+        hits = [
+            (dy, dx)
+            for dy in range(2 * p + 1)
+            for dx in range(2 * p + 1)
+            if torch.equal(out[i], padded[i, :, dy : dy + 12, dx : dx + 12])
+        ]
         assert hits, f"sample {i} is not a crop of its padded image"
         offsets.append(hits[0])
     assert len(set(offsets)) > 20  # offsets drawn per sample, not once per batch
@@ -60,7 +64,9 @@ def test_random_flip_is_per_sample():
 def test_normalize_matches_definition():
     x = _images(4)
     y = normalize(x, CIFAR10_MEAN, CIFAR10_STD)
-    expected = (x.float() / 255 - torch.tensor(CIFAR10_MEAN).view(1, 3, 1, 1)) / torch.tensor(CIFAR10_STD).view(1, 3, 1, 1)
+    expected = (x.float() / 255 - torch.tensor(CIFAR10_MEAN).view(1, 3, 1, 1)) / torch.tensor(CIFAR10_STD).view(
+        1, 3, 1, 1
+    )
     assert torch.allclose(y, expected)
 
 
@@ -177,8 +183,14 @@ def test_dual_cutout_gives_two_independent_views():
 def test_augment_batch_is_reproducible_and_composes_all_options():
     x = _images(16, 16)
     y = torch.arange(16) % 10
-    cfg = AugmentConfig(cutout=True, dual_cutout=True, random_erasing=True, mixup=True, label_smoothing=True,
-                        label_smoothing_epsilon=0.2)
+    cfg = AugmentConfig(
+        cutout=True,
+        dual_cutout=True,
+        random_erasing=True,
+        mixup=True,
+        label_smoothing=True,
+        label_smoothing_epsilon=0.2,
+    )
     a = augment_batch(x, y, cfg, 10, _gen(12), np.random.default_rng(3))
     b = augment_batch(x, y, cfg, 10, _gen(12), np.random.default_rng(3), torch.channels_last)
     assert all(torch.equal(u, v) for u, v in zip(a.views, b.views))
@@ -190,8 +202,16 @@ def test_augment_batch_is_reproducible_and_composes_all_options():
         augment_batch(x.float(), y, cfg, 10, _gen(0), np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("bad", [{"crop_padding": -1}, {"erasing_area": (0.5, 0.2)}, {"mixup_alpha": 0},
-                                 {"label_smoothing_epsilon": 1.0}, {"flip_prob": 2}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"crop_padding": -1},
+        {"erasing_area": (0.5, 0.2)},
+        {"mixup_alpha": 0},
+        {"label_smoothing_epsilon": 1.0},
+        {"flip_prob": 2},
+    ],
+)
 def test_invalid_augment_config_raises(bad):
     with pytest.raises(ValueError, match="AugmentConfig"):
         AugmentConfig(**bad)

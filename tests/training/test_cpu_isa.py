@@ -32,8 +32,10 @@ CPU = torch.device("cpu")
 
 
 @pytest.mark.parametrize("block", ["basic", "bottleneck"])
-@pytest.mark.parametrize(("width", "expected"), [(4, torch.contiguous_format), (8, torch.channels_last),
-                                                 (16, torch.channels_last), (32, torch.channels_last)])
+@pytest.mark.parametrize(
+    ("width", "expected"),
+    [(4, torch.contiguous_format), (8, torch.channels_last), (16, torch.channels_last), (32, torch.channels_last)],
+)
 def test_cpu_memory_format_rule_per_width(block, width, expected):
     cfg = ResNetPreactConfig(depth=11 if block == "bottleneck" else 8, base_channels=width, block_type=block)
     assert memory_format_for(CPU, cfg) == expected
@@ -103,8 +105,14 @@ def test_every_table2_width_trains_under_avx2_onednn(tmp_path, width, block, swi
     script.write_text(_CHILD)
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "ONEDNN_MAX_CPU_ISA": "AVX2"}
     try:
-        proc = subprocess.run([sys.executable, str(script), str(width), block, switches], env=env,
-                              capture_output=True, text=True, timeout=240, check=False)
+        proc = subprocess.run(
+            [sys.executable, str(script), str(width), block, switches],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=240,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{width} channels, {block}, {switches}: training hung for 240 s under ONEDNN_MAX_CPU_ISA=AVX2")
     assert proc.returncode == 0, (

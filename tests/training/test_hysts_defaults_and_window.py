@@ -62,8 +62,15 @@ def test_no_weight_decay_on_bn_exempts_every_parameter_named_bn():
 def test_random_erasing_runs_before_cutout():
     x = _images(16)
     y = torch.arange(16) % 10
-    cfg = AugmentConfig(random_crop=False, horizontal_flip=False, cutout=True, cutout_size=16, random_erasing=True,
-                        erasing_prob=1.0, erasing_area=(0.3, 0.5))
+    cfg = AugmentConfig(
+        random_crop=False,
+        horizontal_flip=False,
+        cutout=True,
+        cutout_size=16,
+        random_erasing=True,
+        erasing_prob=1.0,
+        erasing_area=(0.3, 0.5),
+    )
     out = augment_batch(x, y, cfg, 10, _gen(3), np.random.default_rng(0)).views[0]
     g = _gen(3)
     ref = normalize(x, cfg.mean, cfg.std)
@@ -71,8 +78,14 @@ def test_random_erasing_runs_before_cutout():
     ref = cutout(ref, 16, 1.0, g)
     assert torch.equal(out, ref)
     g = _gen(3)
-    other = random_erasing(cutout(normalize(x, cfg.mean, cfg.std), 16, 1.0, g), 1.0, (0.3, 0.5),
-                           cfg.erasing_min_aspect, cfg.erasing_max_attempts, g)
+    other = random_erasing(
+        cutout(normalize(x, cfg.mean, cfg.std), 16, 1.0, g),
+        1.0,
+        (0.3, 0.5),
+        cfg.erasing_min_aspect,
+        cfg.erasing_max_attempts,
+        g,
+    )
     assert not torch.equal(out, other)
 
 
@@ -93,7 +106,9 @@ def test_random_window_is_a_uniform_per_sample_window():
     assert out.shape == (400, 3, 28, 28)
     offsets = []
     for i in range(x.shape[0]):
-        hits = [(dy, dx) for dy in range(5) for dx in range(5) if torch.equal(out[i], x[i, :, dy:dy + 28, dx:dx + 28])]
+        hits = [
+            (dy, dx) for dy in range(5) for dx in range(5) if torch.equal(out[i], x[i, :, dy : dy + 28, dx : dx + 28])
+        ]
         assert len(hits) == 1
         offsets.append(hits[0])
     counts = np.zeros((5, 5))

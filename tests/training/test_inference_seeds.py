@@ -42,9 +42,15 @@ def test_train_subset_is_seeded_sorted_and_distinct():
 
 
 def test_recipe_from_config_and_its_record():
-    cfg = {"n_models": 3, "first_seed": 5, "window": 28, "train_subset_size": 100, "epochs": 7,
-           "model": {"depth": 8, "base_channels": 8},
-           "train": {"batch_size": 32, "augment": {"random_crop": False}}}
+    cfg = {
+        "n_models": 3,
+        "first_seed": 5,
+        "window": 28,
+        "train_subset_size": 100,
+        "epochs": 7,
+        "model": {"depth": 8, "base_channels": 8},
+        "train": {"batch_size": 32, "augment": {"random_crop": False}},
+    }
     r = recipe_from_config(cfg)
     assert r.seeds == (5, 6, 7) and r.train.epochs == 7 and r.train.augment.window == 28
     assert not r.train.augment.random_crop and r.model.base_channels == 8
@@ -62,16 +68,33 @@ def trained(tmp_path_factory, synthetic):
     aug = AugmentConfig(window=12, random_crop=False, horizontal_flip=False)
     cfg = TrainConfig(epochs=2, batch_size=32, base_lr=0.05, scheduler="cosine", augment=aug)
     out = tmp_path_factory.mktemp("m")
-    res = train(TINY, cfg, x, y, out_dir=out / "o", state_dir=out / "s", seed=1, num_checkpoints=2,
-                device="cpu", threads=1, extra_metadata={"test_time": window_test_time(aug, 10, 16)})
+    res = train(
+        TINY,
+        cfg,
+        x,
+        y,
+        out_dir=out / "o",
+        state_dir=out / "s",
+        seed=1,
+        num_checkpoints=2,
+        device="cpu",
+        threads=1,
+        extra_metadata={"test_time": window_test_time(aug, 10, 16)},
+    )
     return res, x, y
 
 
 def test_predict_checkpoints_names_scores_metadata_and_centre_window(trained):
     res, x, y = trained
     xt, yt = x[:50], y[:50]
-    out = predict_checkpoints("seed001", res.checkpoints, {"a": (xt, yt), "b": (x[50:90], y[50:90])},
-                              config={"k": 1}, batch_size=17, device="cpu")
+    out = predict_checkpoints(
+        "seed001",
+        res.checkpoints,
+        {"a": (xt, yt), "b": (x[50:90], y[50:90])},
+        config={"k": 1},
+        batch_size=17,
+        device="cpu",
+    )
     p = out["a"]
     assert p.model_names == (checkpoint_name("seed001", 1), "seed001@e002") and p.test_set == "a"
     assert p.scores.shape == (2, 50, 10) and np.array_equal(p.predictions, p.scores.argmax(2))

@@ -32,8 +32,10 @@ def test_reference_parameter_counts(depth, block, channels, expected):
 
 
 def test_parameter_count_scales_with_base_channels():
-    counts = [count_parameters(build_resnet_preact(ResNetPreactConfig(depth=20, base_channels=c))) for c in (4, 8, 16, 32)]
-    assert counts == sorted(counts) and counts[3] > 3.5 * counts[2] > 3.5 ** 2 * counts[1]
+    counts = [
+        count_parameters(build_resnet_preact(ResNetPreactConfig(depth=20, base_channels=c))) for c in (4, 8, 16, 32)
+    ]
+    assert counts == sorted(counts) and counts[3] > 3.5 * counts[2] > 3.5**2 * counts[1]
 
 
 @pytest.mark.parametrize(("depth", "block"), [(111, "basic"), (21, "bottleneck"), (2, "basic"), (110, "resnext")])
@@ -83,8 +85,9 @@ def test_remove_first_relu_feeds_the_raw_batchnorm_output_to_the_first_conv(bloc
     torch.manual_seed(0)
     x = torch.randn(4, 3, 16, 16)
     for remove in (False, True):
-        m = build_resnet_preact(ResNetPreactConfig(depth=depth, block_type=block, base_channels=4,
-                                                   remove_first_relu=remove)).eval()
+        m = build_resnet_preact(
+            ResNetPreactConfig(depth=depth, block_type=block, base_channels=4, remove_first_relu=remove)
+        ).eval()
         unit = m.stage1.block2  # a non-preact unit
         store = {}
         _capture_input(unit.conv1, store, "conv1")
@@ -122,8 +125,15 @@ def test_forward_shape_for_every_switch_combination():
     x = torch.randn(2, 3, 8, 8)
     for block, remove, last_bn, *preact in itertools.product(("basic", "bottleneck"), *([(False, True)] * 5)):
         depth = 8 if block == "basic" else 11
-        cfg = ResNetPreactConfig(depth=depth, block_type=block, base_channels=4, remove_first_relu=remove,
-                                 add_last_bn=last_bn, preact_stage=tuple(preact), num_classes=7)
+        cfg = ResNetPreactConfig(
+            depth=depth,
+            block_type=block,
+            base_channels=4,
+            remove_first_relu=remove,
+            add_last_bn=last_bn,
+            preact_stage=tuple(preact),
+            num_classes=7,
+        )
         out = build_resnet_preact(cfg)(x)
         assert out.shape == (2, 7) and torch.isfinite(out).all(), cfg
 

@@ -63,7 +63,7 @@ def test_registry_builds_every_name_and_forward_shape():
         "wide_resnet": {"depth": 10, "widening_factor": 1, "base_channels": 4},
         "shake_shake": {"depth": 8, "base_channels": 4},
         "vgg": {"channels": [4, 4, 8, 8, 8]},
-        "resnet": {"depth": 20, "base_channels": 4} ,
+        "resnet": {"depth": 20, "base_channels": 4},
     }
     for name in MODELS:
         over = next(v for k, v in small.items() if name.startswith(k))
@@ -124,10 +124,19 @@ def test_train_and_reload_a_registry_model(tmp_path):
     images = torch.randint(0, 256, (64, 3, 32, 32), generator=g, dtype=torch.uint8)
     labels = torch.arange(64) % 10
     spec = ModelSpec("shake_shake_64d_cutout", {"depth": 8, "base_channels": 4})
-    cfg = TrainConfig(epochs=1, batch_size=32, scheduler="cosine",
-                      augment=AugmentConfig(cutout=True, cutout_size=8))
-    res = train(spec, cfg, images, labels, out_dir=tmp_path / "out", state_dir=tmp_path / "state",
-                num_checkpoints=1, device="cpu", threads=1, channels_last=False)
+    cfg = TrainConfig(epochs=1, batch_size=32, scheduler="cosine", augment=AugmentConfig(cutout=True, cutout_size=8))
+    res = train(
+        spec,
+        cfg,
+        images,
+        labels,
+        out_dir=tmp_path / "out",
+        state_dir=tmp_path / "state",
+        num_checkpoints=1,
+        device="cpu",
+        threads=1,
+        channels_last=False,
+    )
     model, meta = load_checkpoint(res.checkpoints[0])
     assert isinstance(model, ShakeShake)
     assert meta["model_config"] == spec.to_dict()

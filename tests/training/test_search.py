@@ -99,15 +99,34 @@ def test_prefix_property_and_seeding():
 def _row(**over):
     row = {c: None for c in TABLE2_COLUMNS}
     row.update(
-        model="m007", number_of_base_channels=32, residual_block_type="bottleneck",
-        remove_relu_before_residual_units=True, add_batchnorm_after_last_convolutions=False,
-        preactivation_of_shortcuts_after_downsampling=False, batch_size=64, base_learning_rate=0.2,
-        weight_decay=3e-4, use_weight_decay_with_batch_norm=False, optimizer="momentum", momentum=0.99,
-        learning_rate_schedule="fixed_decay", learning_rate_decay_point_1=60, learning_rate_decay_point_2=180,
-        use_random_crops=True, random_crop_padding=8, use_horizontal_flips=False, use_cutout=True, cutout_size=12,
-        use_dual_cutout_augmentation=True, dual_cutout_alpha=0.2, use_random_erasing=True,
-        random_erasing_probability=0.7, use_mixup_data_augmentation=True, mixup_alpha=1.3,
-        use_label_smoothing=True, label_smoothing_epsilon=0.05,
+        model="m007",
+        number_of_base_channels=32,
+        residual_block_type="bottleneck",
+        remove_relu_before_residual_units=True,
+        add_batchnorm_after_last_convolutions=False,
+        preactivation_of_shortcuts_after_downsampling=False,
+        batch_size=64,
+        base_learning_rate=0.2,
+        weight_decay=3e-4,
+        use_weight_decay_with_batch_norm=False,
+        optimizer="momentum",
+        momentum=0.99,
+        learning_rate_schedule="fixed_decay",
+        learning_rate_decay_point_1=60,
+        learning_rate_decay_point_2=180,
+        use_random_crops=True,
+        random_crop_padding=8,
+        use_horizontal_flips=False,
+        use_cutout=True,
+        cutout_size=12,
+        use_dual_cutout_augmentation=True,
+        dual_cutout_alpha=0.2,
+        use_random_erasing=True,
+        random_erasing_probability=0.7,
+        use_mixup_data_augmentation=True,
+        mixup_alpha=1.3,
+        use_label_smoothing=True,
+        label_smoothing_epsilon=0.05,
     )
     row.update(over)
     return row
@@ -128,14 +147,25 @@ def test_row_to_configs_maps_every_table2_row():
 
 
 def test_row_to_configs_defaults_where_table2_is_silent_or_switched_off():
-    row = _row(optimizer="nesterov", momentum=None, learning_rate_schedule="cosine",
-               learning_rate_decay_point_1=None, learning_rate_decay_point_2=None,
-               preactivation_of_shortcuts_after_downsampling=True, use_cutout=False,
-               use_dual_cutout_augmentation=False, cutout_size=None, dual_cutout_alpha=None,
-               use_random_crops=False, random_crop_padding=None)
+    row = _row(
+        optimizer="nesterov",
+        momentum=None,
+        learning_rate_schedule="cosine",
+        learning_rate_decay_point_1=None,
+        learning_rate_decay_point_2=None,
+        preactivation_of_shortcuts_after_downsampling=True,
+        use_cutout=False,
+        use_dual_cutout_augmentation=False,
+        cutout_size=None,
+        dual_cutout_alpha=None,
+        use_random_crops=False,
+        random_crop_padding=None,
+    )
     model, train = row_to_configs(row)
     assert model.preact_stage == (True, True, True)
-    assert train.optimizer == "nesterov" and train.momentum == 0.9  # hysts' default, Table 2 samples it for "momentum" only
+    assert (
+        train.optimizer == "nesterov" and train.momentum == 0.9
+    )  # hysts' default, Table 2 samples it for "momentum" only
     assert train.scheduler == "cosine" and train.lr_min_factor == 0.0
     assert not train.augment.cutout and not train.augment.dual_cutout and not train.augment.random_crop
     _, adam = row_to_configs(_row(optimizer="adam", momentum=None, adam_beta1=0.85, adam_beta2=0.95))

@@ -64,7 +64,9 @@ def test_bn_weight_decay_switch_leaves_batchnorm_parameters_undecayed():
                     m.weight.fill_(2.0)
                     m.bias.fill_(0.5)
         before = {k: v.clone() for k, v in model.named_parameters()}
-        opt = build_optimizer(model, TrainConfig(optimizer="sgd", base_lr=0.1, weight_decay=0.01, weight_decay_bn=decay_bn))
+        opt = build_optimizer(
+            model, TrainConfig(optimizer="sgd", base_lr=0.1, weight_decay=0.01, weight_decay_bn=decay_bn)
+        )
         for p in model.parameters():
             p.grad = torch.zeros_like(p)
         opt.step()  # zero gradients: only weight decay moves parameters, by a factor 1 - lr * wd
@@ -78,8 +80,12 @@ def test_bn_weight_decay_switch_leaves_batchnorm_parameters_undecayed():
 
 @pytest.mark.parametrize(
     ("name", "cls", "momentum", "nesterov"),
-    [("sgd", torch.optim.SGD, 0.0, False), ("momentum", torch.optim.SGD, 0.6, False),
-     ("nesterov", torch.optim.SGD, 0.99, True), ("adam", torch.optim.Adam, None, None)],
+    [
+        ("sgd", torch.optim.SGD, 0.0, False),
+        ("momentum", torch.optim.SGD, 0.6, False),
+        ("nesterov", torch.optim.SGD, 0.99, True),
+        ("adam", torch.optim.Adam, None, None),
+    ],
 )
 def test_optimizers_of_table2(name, cls, momentum, nesterov):
     cfg = TrainConfig(optimizer=name, momentum=momentum or 0.9, adam_betas=(0.85, 0.95), base_lr=0.3)
@@ -127,8 +133,9 @@ def test_checkpoint_epochs_are_evenly_spaced():
     assert [p.name for p in checkpoint_paths("x", 3)] == ["checkpoint_01.pt", "checkpoint_02.pt", "checkpoint_03.pt"]
 
 
-@pytest.mark.parametrize("bad", [{"optimizer": "rmsprop"}, {"scheduler": "step"}, {"milestones": (120, 80)},
-                                 {"base_lr": 0}, {"epochs": 0}])
+@pytest.mark.parametrize(
+    "bad", [{"optimizer": "rmsprop"}, {"scheduler": "step"}, {"milestones": (120, 80)}, {"base_lr": 0}, {"epochs": 0}]
+)
 def test_invalid_train_config_raises(bad):
     with pytest.raises(ValueError, match="TrainConfig"):
         TrainConfig(**bad)
@@ -150,13 +157,29 @@ def test_select_device():
 def _small_run(tmp, synthetic, seed=0, epochs=2, **kw):
     x, y = synthetic(192, size=16)
     cfg = TrainConfig(epochs=epochs, batch_size=64, augment=AugmentConfig(cutout=True, cutout_size=8))
-    return train(TINY, cfg, x, y, out_dir=tmp / "out", state_dir=tmp / "state", seed=seed,
-                 num_checkpoints=epochs, device="cpu", threads=1, **kw)
+    return train(
+        TINY,
+        cfg,
+        x,
+        y,
+        out_dir=tmp / "out",
+        state_dir=tmp / "state",
+        seed=seed,
+        num_checkpoints=epochs,
+        device="cpu",
+        threads=1,
+        **kw,
+    )
 
 
 def test_same_seed_same_weights_and_checkpoint_contents(tmp_path, synthetic):
-    a = _small_run(tmp_path / "a", synthetic, seed=1, test_images=synthetic(40, 16, seed=5)[0],
-                   test_labels=synthetic(40, 16, seed=5)[1])
+    a = _small_run(
+        tmp_path / "a",
+        synthetic,
+        seed=1,
+        test_images=synthetic(40, 16, seed=5)[0],
+        test_labels=synthetic(40, 16, seed=5)[1],
+    )
     b = _small_run(tmp_path / "b", synthetic, seed=1)
     c = _small_run(tmp_path / "c", synthetic, seed=2)
     assert _weights_equal(a.model, b.model) and not _weights_equal(a.model, c.model)
@@ -209,8 +232,13 @@ def test_bad_inputs_raise_clear_errors(tmp_path, synthetic):
 
 def test_foreign_state_is_refused(tmp_path, synthetic):
     x, y = synthetic(64, 16)
-    kw = {"out_dir": tmp_path / "o", "state_dir": tmp_path / "s", "num_checkpoints": 1, "device": "cpu",
-          "keep_state": True}
+    kw = {
+        "out_dir": tmp_path / "o",
+        "state_dir": tmp_path / "s",
+        "num_checkpoints": 1,
+        "device": "cpu",
+        "keep_state": True,
+    }
     train(TINY, TrainConfig(epochs=1, batch_size=32), x, y, seed=0, **kw)
     assert (tmp_path / "s" / STATE_NAME).exists()
     with pytest.raises(ValueError, match="another run"):
@@ -299,12 +327,34 @@ def test_killed_run_resumes_bit_identically(tmp_path, synthetic):
     ("optimizer", "lr", "extra"),
     [
         ("sgd", 0.2, {"scheduler": "multistep", "milestones": (3,), "weight_decay": 1e-4}),
-        ("momentum", 0.05, {"momentum": 0.9, "scheduler": "cosine", "weight_decay_bn": False,
-                                "augment": AugmentConfig(cutout=True, cutout_size=8, label_smoothing=True)}),
-        ("nesterov", 0.05, {"momentum": 0.9, "scheduler": "cosine",
-                                "augment": AugmentConfig(random_erasing=True, mixup=True, mixup_alpha=1.0)}),
-        ("adam", 3e-3, {"adam_betas": (0.9, 0.99), "scheduler": "cosine",
-                            "augment": AugmentConfig(dual_cutout=True, cutout_size=8, dual_cutout_alpha=0.1)}),
+        (
+            "momentum",
+            0.05,
+            {
+                "momentum": 0.9,
+                "scheduler": "cosine",
+                "weight_decay_bn": False,
+                "augment": AugmentConfig(cutout=True, cutout_size=8, label_smoothing=True),
+            },
+        ),
+        (
+            "nesterov",
+            0.05,
+            {
+                "momentum": 0.9,
+                "scheduler": "cosine",
+                "augment": AugmentConfig(random_erasing=True, mixup=True, mixup_alpha=1.0),
+            },
+        ),
+        (
+            "adam",
+            3e-3,
+            {
+                "adam_betas": (0.9, 0.99),
+                "scheduler": "cosine",
+                "augment": AugmentConfig(dual_cutout=True, cutout_size=8, dual_cutout_alpha=0.1),
+            },
+        ),
     ],
 )
 def test_each_optimizer_learns_a_synthetic_task_above_90_percent(tmp_path, synthetic, optimizer, lr, extra):
@@ -313,8 +363,18 @@ def test_each_optimizer_learns_a_synthetic_task_above_90_percent(tmp_path, synth
     xt, yt = synthetic(300, size=16, seed=1)
     cfg = TrainConfig(epochs=4, batch_size=32, optimizer=optimizer, base_lr=lr, **extra)
     model_cfg = ResNetPreactConfig(depth=8, base_channels=8, block_type="basic")
-    res = train(model_cfg, cfg, x, y, out_dir=tmp_path / "o", state_dir=tmp_path / "s", seed=0,
-                num_checkpoints=2, device="cpu", threads=1)
+    res = train(
+        model_cfg,
+        cfg,
+        x,
+        y,
+        out_dir=tmp_path / "o",
+        state_dir=tmp_path / "s",
+        seed=0,
+        num_checkpoints=2,
+        device="cpu",
+        threads=1,
+    )
     acc = (predict(res.model, xt)[0] == yt).mean()
     assert acc > 0.9, f"{optimizer}: held-out accuracy {acc:.3f}"
     assert math.isfinite(res.history[-1]["train_loss"])
@@ -323,7 +383,21 @@ def test_each_optimizer_learns_a_synthetic_task_above_90_percent(tmp_path, synth
 def test_cpu_bf16_autocast_is_deterministic_and_trains(tmp_path, synthetic):
     x, y = synthetic(128, 16)
     cfg = TrainConfig(epochs=1, batch_size=32)
-    runs = [train(TINY, cfg, x, y, out_dir=tmp_path / f"o{i}", state_dir=tmp_path / f"s{i}", num_checkpoints=1,
-                  device="cpu", threads=1, autocast=True, seed=4) for i in range(2)]
+    runs = [
+        train(
+            TINY,
+            cfg,
+            x,
+            y,
+            out_dir=tmp_path / f"o{i}",
+            state_dir=tmp_path / f"s{i}",
+            num_checkpoints=1,
+            device="cpu",
+            threads=1,
+            autocast=True,
+            seed=4,
+        )
+        for i in range(2)
+    ]
     assert _weights_equal(runs[0].model, runs[1].model)
     assert math.isfinite(runs[0].history[0]["train_loss"])

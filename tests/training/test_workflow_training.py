@@ -41,12 +41,27 @@ def _data(shared_data: Path) -> dict:
 def _tiny(shared_data: Path, search_epochs: int = 2) -> dict:
     return {
         "data": _data(shared_data),
-        "search": {"n_models": 2, "seed": 0, "depth": 8, "depth_bottleneck": 11, "max_base_channels": 4,
-                   "epochs": search_epochs, "num_checkpoints": 2, "train_subset_size": 512, "threads": 1},
-        "seeds": {"n_models": 2, "window": 28, "train_subset_size": 128, "epochs": 2, "num_checkpoints": 2,
-                  "model": {"depth": 8, "base_channels": 4},
-                  "train": {"batch_size": 32, "augment": {"random_crop": False, "horizontal_flip": False}},
-                  "threads": 1},
+        "search": {
+            "n_models": 2,
+            "seed": 0,
+            "depth": 8,
+            "depth_bottleneck": 11,
+            "max_base_channels": 4,
+            "epochs": search_epochs,
+            "num_checkpoints": 2,
+            "train_subset_size": 512,
+            "threads": 1,
+        },
+        "seeds": {
+            "n_models": 2,
+            "window": 28,
+            "train_subset_size": 128,
+            "epochs": 2,
+            "num_checkpoints": 2,
+            "model": {"depth": 8, "base_channels": 4},
+            "train": {"batch_size": 32, "augment": {"random_crop": False, "horizontal_flip": False}},
+            "threads": 1,
+        },
         "predict": {"batch_size": 2500, "train_subset_size": 100, "threads": 1},
     }
 
@@ -58,7 +73,9 @@ def _configfile(tmp: Path, cfg: dict) -> list[Path]:
     return [path]
 
 
-TARGETS = [f"results/{s}/predictions/{t}.npz" for s in ("search", "seeds") for t in ("cifar10_test", "cifar10_train_subset")]
+TARGETS = [
+    f"results/{s}/predictions/{t}.npz" for s in ("search", "seeds") for t in ("cifar10_test", "cifar10_train_subset")
+]
 
 
 @pytest.fixture(scope="module")
@@ -135,8 +152,14 @@ def test_killed_training_job_resumes(tmp_path, tiny_run, shared_data, workflow_r
     files = _configfile(work, _tiny(shared_data, search_epochs=8))
     target = "results/search/models/m000/config.json"
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen(_snakemake_cmd(work, files, target), cwd=work, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        _snakemake_cmd(work, files, target),
+        cwd=work,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     state = work / "resources/training_state/search/m000/state.pt"
     deadline = time.monotonic() + 600
     while not state.exists() and proc.poll() is None and time.monotonic() < deadline:

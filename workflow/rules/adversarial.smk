@@ -16,20 +16,20 @@ rule adversarial_synthetic_train:
         models=f"{ADV_SYN_DIR}/{{case}}/models.npz",
         test_set=f"{ADV_SYN_DIR}/{{case}}/test_set.npz",
         training=f"{ADV_SYN_DIR}/{{case}}/training.csv",
-    wildcard_constraints:
-        case="independent|dependent",
-    params:
-        cfg=lambda wildcards: adversarial_synthetic_params(ADV_SYN_TRAIN_KEYS),
     log:
         log_path("adversarial", "synthetic_train_{case}"),
     benchmark:
         bench_path("adversarial", "synthetic_train_{case}")
+    wildcard_constraints:
+        case="independent|dependent",
+    conda:
+        "../../envs/torch.yaml"
     threads: lambda wildcards: int(adversarial_synthetic_cfg()["train_threads"])
     resources:
         mem_mb=attempt_scaled(4000),
         runtime=attempt_scaled(30),
-    conda:
-        "../../envs/torch.yaml"
+    params:
+        cfg=lambda wildcards: adversarial_synthetic_params(ADV_SYN_TRAIN_KEYS),
     script:
         "../scripts/adversarial_synthetic_train.py"
 
@@ -41,20 +41,20 @@ rule adversarial_synthetic_evaluate:
     output:
         per_run=f"{ADV_SYN_DIR}/{{case}}/per_run.csv",
         n_model=f"{ADV_SYN_DIR}/{{case}}/n_model.csv",
-    wildcard_constraints:
-        case="independent|dependent",
-    params:
-        cfg=lambda wildcards: adversarial_synthetic_params(ADV_SYN_EVAL_KEYS),
     log:
         log_path("adversarial", "synthetic_evaluate_{case}"),
     benchmark:
         bench_path("adversarial", "synthetic_evaluate_{case}")
+    wildcard_constraints:
+        case="independent|dependent",
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(4000),
         runtime=attempt_scaled(15),
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        cfg=lambda wildcards: adversarial_synthetic_params(ADV_SYN_EVAL_KEYS),
     script:
         "../scripts/adversarial_synthetic_evaluate.py"
 
@@ -112,17 +112,17 @@ rule adversarial_synthetic_figures:
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
-    params:
-        cfg=lambda wildcards: adversarial_synthetic_cfg(),
     log:
         log_path("adversarial", "synthetic_figures"),
     benchmark:
         bench_path("adversarial", "synthetic_figures")
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(10),
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        cfg=lambda wildcards: adversarial_synthetic_cfg(),
     script:
         "../scripts/adversarial_synthetic_figures.py"

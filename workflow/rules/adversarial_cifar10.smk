@@ -31,10 +31,8 @@ rule adversarial_cifar10_attacks:
         "../../envs/torch.yaml"
     threads: lambda wildcards: int(adversarial_cifar10_cfg()["threads"])
     resources:
-        mem_mb=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["mem_mb"])
-        * attempt,
-        runtime=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["runtime"])
-        * attempt,
+        mem_mb=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["mem_mb"]) * attempt,
+        runtime=lambda wildcards, attempt: int(adversarial_cifar10_cfg()["runtime"]) * attempt,
     params:
         cfg=lambda wildcards: adversarial_cifar10_cfg(),
         window_eps=lambda wildcards: adversarial_cifar10_window_eps(),

@@ -33,9 +33,7 @@ def adversarial_cifar10_window_eps():
     """(W, eps), checked against the 32 x 32 canvas (every window within 3 eps inside it)."""
     cfg = adversarial_cifar10_cfg()
     try:
-        return _adv_c10_resolve(
-            cfg["window"], cfg["eps"], config.get("seeds", {}).get("window")
-        )
+        return _adv_c10_resolve(cfg["window"], cfg["eps"], config.get("seeds", {}).get("window"))
     except ValueError as exc:
         raise WorkflowError(str(exc)) from None
 
@@ -54,9 +52,7 @@ def adversarial_cifar10_seeds():
     n = cfg["n_models"]
     if n is not None:
         if n > len(seeds):
-            raise WorkflowError(
-                f"adversarial_cifar10.n_models = {n} but only {len(seeds)} seeds models exist"
-            )
+            raise WorkflowError(f"adversarial_cifar10.n_models = {n} but only {len(seeds)} seeds models exist")
         seeds = seeds[:n]
     if not seeds:
         raise WorkflowError("adversarial_cifar10: the seeds study has no models")

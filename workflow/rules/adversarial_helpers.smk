@@ -10,9 +10,25 @@ def adversarial_synthetic_cfg():
 
 
 ADV_SYN_TRAIN_KEYS = [
-    "dim", "mean", "std", "margin", "n_train", "n_test_independent", "n_test_dependent",
-    "dependent_train_fraction", "dependent_mode", "penalty_dependent", "repetitions", "steps",
-    "batch_size", "learning_rate", "rmsprop", "init", "reshuffle_each_epoch", "dtype", "seed",
+    "dim",
+    "mean",
+    "std",
+    "margin",
+    "n_train",
+    "n_test_independent",
+    "n_test_dependent",
+    "dependent_train_fraction",
+    "dependent_mode",
+    "penalty_dependent",
+    "repetitions",
+    "steps",
+    "batch_size",
+    "learning_rate",
+    "rmsprop",
+    "init",
+    "reshuffle_each_epoch",
+    "dtype",
+    "seed",
 ]
 ADV_SYN_EVAL_KEYS = ["dim", "mean", "std", "margin", "eps_grid", "eps_extra", "U", "n_models"]
 

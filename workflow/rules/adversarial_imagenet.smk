@@ -15,23 +15,23 @@ include: "adversarial_imagenet_helpers.smk"
 rule adversarial_imagenet_attacks:
     output:
         per_image=f"{ADV_IN_DIR}/{{model}}/{{split}}/per_image.csv",
-    wildcard_constraints:
-        split="train|val",
-        model="[A-Za-z0-9_]+",
-    params:
-        cfg=lambda wildcards: adversarial_imagenet_cfg(),
-        folder=lambda wildcards: adversarial_imagenet_cfg()[f"{wildcards.split}_dir"],
-        sample_size=lambda wildcards: adversarial_imagenet_cfg()[f"{wildcards.split}_sample_size"],
     log:
         log_path("adversarial_imagenet", "attacks_{model}_{split}"),
     benchmark:
         bench_path("adversarial_imagenet", "attacks_{model}_{split}")
+    wildcard_constraints:
+        split="train|val",
+        model="[A-Za-z0-9_]+",
+    conda:
+        "../../envs/torch.yaml"
     threads: lambda wildcards: int(adversarial_imagenet_cfg()["threads"])
     resources:
         mem_mb=lambda wildcards, attempt: int(adversarial_imagenet_cfg()["mem_mb"]) * attempt,
         runtime=lambda wildcards, attempt: int(adversarial_imagenet_cfg()["runtime"]) * attempt,
-    conda:
-        "../../envs/torch.yaml"
+    params:
+        cfg=lambda wildcards: adversarial_imagenet_cfg(),
+        folder=lambda wildcards: adversarial_imagenet_cfg()[f"{wildcards.split}_dir"],
+        sample_size=lambda wildcards: adversarial_imagenet_cfg()[f"{wildcards.split}_sample_size"],
     script:
         "../scripts/adversarial_imagenet_attacks.py"
 
@@ -51,21 +51,21 @@ rule adversarial_imagenet_figure5:
         ),
         pdf=f"{ADV_IN_DIR}/figure5_{{model}}.pdf",
         csv=f"{ADV_IN_DIR}/figure5_{{model}}.csv",
-    wildcard_constraints:
-        model="[A-Za-z0-9_]+",
-    params:
-        cfg=lambda wildcards: adversarial_imagenet_cfg(),
-        splits=lambda wildcards: adversarial_imagenet_splits(),
     log:
         log_path("adversarial_imagenet", "figure5_{model}"),
     benchmark:
         bench_path("adversarial_imagenet", "figure5_{model}")
+    wildcard_constraints:
+        model="[A-Za-z0-9_]+",
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(10),
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        cfg=lambda wildcards: adversarial_imagenet_cfg(),
+        splits=lambda wildcards: adversarial_imagenet_splits(),
     script:
         "../scripts/adversarial_imagenet_figure5.py"
 
@@ -84,19 +84,19 @@ rule adversarial_imagenet_summary:
             category="Werpachowski et al. 2019",
             subcategory="ImageNet",
         ),
-    params:
-        cfg=lambda wildcards: adversarial_imagenet_cfg(),
-        models=lambda wildcards: adversarial_imagenet_models(),
-        splits=lambda wildcards: adversarial_imagenet_splits(),
     log:
         log_path("adversarial_imagenet", "summary"),
     benchmark:
         bench_path("adversarial_imagenet", "summary")
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(10),
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        cfg=lambda wildcards: adversarial_imagenet_cfg(),
+        models=lambda wildcards: adversarial_imagenet_models(),
+        splits=lambda wildcards: adversarial_imagenet_splits(),
     script:
         "../scripts/adversarial_imagenet_summary.py"

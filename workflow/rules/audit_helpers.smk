@@ -21,9 +21,7 @@ def audit_user_inputs(wildcards):
     new_set = audit_user_options(wildcards.name).get("new_set")
     if new_set:
         if new_set not in data_user_entries():
-            raise WorkflowError(
-                f"audit.user.{wildcards.name}.new_set: {new_set} is not a data.user_predictions name"
-            )
+            raise WorkflowError(f"audit.user.{wildcards.name}.new_set: {new_set} is not a data.user_predictions name")
         inputs["new"] = data_prediction_path(f"user_{new_set}")
     description = audit_user_options(wildcards.name).get("rvw_description")
     if description:

@@ -12,19 +12,19 @@ rule bounds_setting:
         unpack(_bounds_setting_input),
     output:
         setting="results/bounds/setting.json",
-    params:
-        setting_from=lambda wildcards: _bounds_cfg()["setting_from"],
-        setting=lambda wildcards: _bounds_cfg()["setting"],
     log:
         log_path("bounds", "setting"),
     benchmark:
         bench_path("bounds", "setting")
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(500),
         runtime=attempt_scaled(5),
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        setting_from=lambda wildcards: _bounds_cfg()["setting_from"],
+        setting=lambda wildcards: _bounds_cfg()["setting"],
     script:
         "../scripts/bounds_setting.py"
 
@@ -42,20 +42,20 @@ rule bounds_figure1b:
             subcategory="Bounds",
         ),
         pdf="results/bounds/figure1b.pdf",
-    params:
-        eps=lambda wildcards: _bounds_cfg()["eps"],
-        delta=lambda wildcards: _bounds_cfg()["delta"],
-        form=lambda wildcards: _bounds_cfg()["form"],
     log:
         log_path("bounds", "figure1b"),
     benchmark:
         bench_path("bounds", "figure1b")
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(10),
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        eps=lambda wildcards: _bounds_cfg()["eps"],
+        delta=lambda wildcards: _bounds_cfg()["delta"],
+        form=lambda wildcards: _bounds_cfg()["form"],
     script:
         "../scripts/bounds_figure1b.py"
 
@@ -66,23 +66,23 @@ rule bounds_figure2_grid:
         setting=rules.bounds_setting.output.setting,
     output:
         csv="results/bounds/figure2_{panel}.csv",
+    log:
+        log_path("bounds", "figure2_{panel}"),
+    benchmark:
+        bench_path("bounds", "figure2_{panel}")
     wildcard_constraints:
         panel="similarity|eps",
+    conda:
+        "../../envs/analysis.yaml"
+    threads: lambda wildcards: _bounds_cfg()["threads"]
+    resources:
+        mem_mb=attempt_scaled(3000),
+        runtime=attempt_scaled(30),
     params:
         grid=lambda wildcards: _bounds_cfg()["figure2"][wildcards.panel],
         eps=lambda wildcards: _bounds_cfg()["eps"],
         delta=lambda wildcards: _bounds_cfg()["delta"],
         form=lambda wildcards: _bounds_cfg()["form"],
-    log:
-        log_path("bounds", "figure2_{panel}"),
-    benchmark:
-        bench_path("bounds", "figure2_{panel}")
-    threads: lambda wildcards: _bounds_cfg()["threads"]
-    resources:
-        mem_mb=attempt_scaled(3000),
-        runtime=attempt_scaled(30),
-    conda:
-        "../../envs/analysis.yaml"
     script:
         "../scripts/bounds_figure2_grid.py"
 
@@ -104,12 +104,12 @@ rule bounds_figure2:
         log_path("bounds", "figure2"),
     benchmark:
         bench_path("bounds", "figure2")
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(1000),
         runtime=attempt_scaled(5),
-    conda:
-        "../../envs/analysis.yaml"
     script:
         "../scripts/bounds_figure2_plot.py"
 
@@ -124,20 +124,20 @@ rule bounds_table1:
             category="Mania et al. 2019",
             subcategory="Bounds",
         ),
+    log:
+        log_path("bounds", "table1"),
+    benchmark:
+        bench_path("bounds", "table1")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: lambda wildcards: _bounds_cfg()["threads"]
+    resources:
+        mem_mb=attempt_scaled(3000),
+        runtime=attempt_scaled(15),
     params:
         rows=lambda wildcards: _bounds_cfg()["table1"]["rows"],
         eps=lambda wildcards: _bounds_cfg()["eps"],
         delta=lambda wildcards: _bounds_cfg()["delta"],
         form=lambda wildcards: _bounds_cfg()["form"],
-    log:
-        log_path("bounds", "table1"),
-    benchmark:
-        bench_path("bounds", "table1")
-    threads: lambda wildcards: _bounds_cfg()["threads"]
-    resources:
-        mem_mb=attempt_scaled(3000),
-        runtime=attempt_scaled(15),
-    conda:
-        "../../envs/analysis.yaml"
     script:
         "../scripts/bounds_table1.py"

@@ -2,6 +2,7 @@
 # stays clean: its "mixed rules and functions" check flags any .smk holding both).
 # Included by bounds.smk.
 
+
 def _bounds_cfg():
     """The validated ``bounds`` section of the config."""
     return config["bounds"]

@@ -11,12 +11,20 @@ rule cifar10_1_new_test_sets:
     input:
         unpack(cifar10_1_new_test_sets_inputs),
     output:
-        accuracies=report(f"{C101_RESULTS}/new_test_accuracies.csv", caption="../report/cifar10_1/new_test_accuracies.rst", category="Recht et al. 2018", subcategory="Accuracies"),
+        accuracies=report(
+            f"{C101_RESULTS}/new_test_accuracies.csv",
+            caption="../report/cifar10_1/new_test_accuracies.rst",
+            category="Recht et al. 2018",
+            subcategory="Accuracies",
+        ),
         accuracies_md=f"{C101_RESULTS}/new_test_accuracies.md",
-        table5=report(f"{C101_RESULTS}/table5.csv", caption="../report/cifar10_1/table5.rst", category="Recht et al. 2018", subcategory="Table 5"),
+        table5=report(
+            f"{C101_RESULTS}/table5.csv",
+            caption="../report/cifar10_1/table5.rst",
+            category="Recht et al. 2018",
+            subcategory="Table 5",
+        ),
         table5_md=f"{C101_RESULTS}/table5.md",
-    params:
-        alpha=config["cifar10_1"]["alpha"],
     log:
         log_path("cifar10_1", "new_test_sets"),
     benchmark:
@@ -27,6 +35,8 @@ rule cifar10_1_new_test_sets:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        alpha=config["cifar10_1"]["alpha"],
     script:
         "../scripts/cifar10_1_new_test_sets.py"
 
@@ -37,12 +47,20 @@ rule cifar10_1_tables_1_4:
         original=data_prediction_path("cifar10_original"),
         new=data_prediction_path("cifar10_1_v4"),
     output:
-        table1=report(f"{C101_RESULTS}/table1.csv", caption="../report/cifar10_1/table1.rst", category="Recht et al. 2018", subcategory="Table 1"),
+        table1=report(
+            f"{C101_RESULTS}/table1.csv",
+            caption="../report/cifar10_1/table1.rst",
+            category="Recht et al. 2018",
+            subcategory="Table 1",
+        ),
         table1_md=f"{C101_RESULTS}/table1.md",
-        table4=report(f"{C101_RESULTS}/table4.csv", caption="../report/cifar10_1/table4.rst", category="Recht et al. 2018", subcategory="Table 4"),
+        table4=report(
+            f"{C101_RESULTS}/table4.csv",
+            caption="../report/cifar10_1/table4.rst",
+            category="Recht et al. 2018",
+            subcategory="Table 4",
+        ),
         table4_md=f"{C101_RESULTS}/table4.md",
-    params:
-        alpha=config["cifar10_1"]["alpha"],
     log:
         log_path("cifar10_1", "tables_1_4"),
     benchmark:
@@ -53,6 +71,8 @@ rule cifar10_1_tables_1_4:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        alpha=config["cifar10_1"]["alpha"],
     script:
         "../scripts/cifar10_1_tables_1_4.py"
 
@@ -62,14 +82,22 @@ rule cifar10_1_figure2:
     input:
         table1=f"{C101_RESULTS}/table1.csv",
     output:
-        fit=report(f"{C101_RESULTS}/linear_fit.csv", caption="../report/cifar10_1/linear_fit.rst", category="Recht et al. 2018", subcategory="Figure 2"),
+        fit=report(
+            f"{C101_RESULTS}/linear_fit.csv",
+            caption="../report/cifar10_1/linear_fit.rst",
+            category="Recht et al. 2018",
+            subcategory="Figure 2",
+        ),
         fit_md=f"{C101_RESULTS}/linear_fit.md",
-        png=report(f"{C101_RESULTS}/figure2.png", caption="../report/cifar10_1/figure2.rst", category="Recht et al. 2018", subcategory="Figure 2"),
+        png=report(
+            f"{C101_RESULTS}/figure2.png",
+            caption="../report/cifar10_1/figure2.rst",
+            category="Recht et al. 2018",
+            subcategory="Figure 2",
+        ),
         pdf=f"{C101_RESULTS}/figure2.pdf",
         points=f"{C101_RESULTS}/figure2.csv",
         line=f"{C101_RESULTS}/figure2_fit.csv",
-    params:
-        level=config["cifar10_1"]["fit_band_level"],
     log:
         log_path("cifar10_1", "figure2"),
     benchmark:
@@ -80,5 +108,7 @@ rule cifar10_1_figure2:
     resources:
         mem_mb=attempt_scaled(1024),
         runtime=attempt_scaled(5),
+    params:
+        level=config["cifar10_1"]["fit_band_level"],
     script:
         "../scripts/cifar10_1_figure2.py"

@@ -20,10 +20,7 @@ rule predict_model:
         train_subset="results/{study}/train_subset.npy",
         arrays=TRAINING_CIFAR10_ARRAYS,
     output:
-        [
-            f"results/{{study}}/predictions/per_model/{{model}}/{t}.npz"
-            for t in predict_test_sets()
-        ],
+        [f"results/{{study}}/predictions/per_model/{{model}}/{t}.npz" for t in predict_test_sets()],
     log:
         log_path("predict", "{study}/{model}"),
     benchmark:
@@ -42,9 +39,7 @@ rule predict_model:
         cfg=lambda w: dict(PREDICT),
         jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
         test_sets=predict_test_sets(),
-        missing_cifar10_1=lambda w: sorted(
-            set(PREDICT["cifar10_1_versions"]) - set(predict_cifar10_1_versions())
-        ),
+        missing_cifar10_1=lambda w: sorted(set(PREDICT["cifar10_1_versions"]) - set(predict_cifar10_1_versions())),
     script:
         "../scripts/predict_model.py"
 
@@ -52,10 +47,7 @@ rule predict_model:
 rule predict_gather:
     """One predictions file per study and test set: every checkpoint of every model."""
     input:
-        lambda w: [
-            f"results/{w.study}/predictions/per_model/{m}/{w.test_set}.npz"
-            for m in predict_models(w.study)
-        ],
+        lambda w: [f"results/{w.study}/predictions/per_model/{m}/{w.test_set}.npz" for m in predict_models(w.study)],
     output:
         "results/{study}/predictions/{test_set}.npz",
     log:

@@ -20,9 +20,7 @@ def predict_cifar10_1_versions():
 
 
 def predict_test_sets():
-    return list(PREDICT_BASE_SETS) + [
-        f"cifar10_1_{v}" for v in predict_cifar10_1_versions()
-    ]
+    return list(PREDICT_BASE_SETS) + [f"cifar10_1_{v}" for v in predict_cifar10_1_versions()]
 
 
 def predict_models(study):
@@ -30,9 +28,7 @@ def predict_models(study):
 
 
 def predict_model_checkpoints(study, model):
-    outs = (
-        search_model_outputs(model) if study == "search" else seeds_model_outputs(model)
-    )
+    outs = search_model_outputs(model) if study == "search" else seeds_model_outputs(model)
     return [p for p in outs if p.endswith(".pt")]
 
 
@@ -40,9 +36,7 @@ def predict_cifar10_1_inputs(wildcards):
     out = {}
     for v in predict_cifar10_1_versions():
         out[f"images_{v}"] = data_raw_path(predict_cifar10_1_image_file(v))
-        out[f"labels_{v}"] = data_raw_path(
-            f"CIFAR-10.1/datasets/cifar10.1_{v}_labels.npy"
-        )
+        out[f"labels_{v}"] = data_raw_path(f"CIFAR-10.1/datasets/cifar10.1_{v}_labels.npy")
     return out
 
 

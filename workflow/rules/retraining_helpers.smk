@@ -21,9 +21,7 @@ def rt_have_cifar10():
 
 def rt_have_images(version):
     """True when the CIFAR-10.1 images and labels of ``version`` can be fetched and verified."""
-    return data_file_available(rt_c101(version, "data")) and data_file_available(
-        rt_c101(version, "labels")
-    )
+    return data_file_available(rt_c101(version, "data")) and data_file_available(rt_c101(version, "labels"))
 
 
 def rt_model_cfg(model):
@@ -54,11 +52,7 @@ def rt_sec55_predictions():
     """Sec. 5.5 inputs, in rt_runs_sec55() order: the half<seed> runs on v4, the standard run on v4."""
     model = RT["sec55"]["model"]
     return [
-        (
-            rt_predictions(model, r)
-            if r != "standard"
-            else f"{RT_RESULTS}/runs/{model}/standard/predictions_v4.npz"
-        )
+        (rt_predictions(model, r) if r != "standard" else f"{RT_RESULTS}/runs/{model}/standard/predictions_v4.npz")
         for r in rt_runs_sec55()
     ]
 
@@ -89,13 +83,10 @@ def _rt_report_skipped():
         return
     if not rt_have_cifar10():
         _rt_logger.warning(
-            "retraining: the CIFAR-10 archive is not available: Table 2, Figure 1 and Sec. 5.5 "
-            "are skipped"
+            "retraining: the CIFAR-10 archive is not available: Table 2, Figure 1 and Sec. 5.5 " "are skipped"
         )
     parts = {"v4": ["Sec. 5.5 (training on half of CIFAR-10.1 v4)", "Figure 3"]}
-    parts.setdefault(RT["figure1"]["version"], []).append(
-        "the new-test-set half of Figure 1"
-    )
+    parts.setdefault(RT["figure1"]["version"], []).append("the new-test-set half of Figure 1")
     for version, what in parts.items():
         if not rt_have_images(version):
             path = rt_c101(version, "data")

@@ -23,23 +23,23 @@ rule rvw_table:
             category="Arora & Zhang 2021",
             subcategory="Tables 1-2 (Markdown)",
         ),
-    params:
-        rows=rvw_rows,
-        title=lambda wc: rvw_tables()[wc.table].get("title", ""),
-        english=lambda wc: rvw_tables()[wc.table].get("english", {}),
-        C=config["rvw"]["C"],
-        delta=config["rvw"]["delta"],
-    wildcard_constraints:
-        table="[A-Za-z0-9_-]+",
     log:
         log_path("rvw", "table_{table}"),
     benchmark:
         bench_path("rvw", "table_{table}")
+    wildcard_constraints:
+        table="[A-Za-z0-9_-]+",
     conda:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=attempt_scaled(500),
         runtime=attempt_scaled(5),
+    params:
+        rows=rvw_rows,
+        title=lambda wc: rvw_tables()[wc.table].get("title", ""),
+        english=lambda wc: rvw_tables()[wc.table].get("english", {}),
+        C=config["rvw"]["C"],
+        delta=config["rvw"]["delta"],
     script:
         "../scripts/rvw_table.py"

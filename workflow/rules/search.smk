@@ -45,10 +45,7 @@ rule search_train:
         arrays=TRAINING_CIFAR10_ARRAYS,
     output:
         checkpoints=[
-            str(p)
-            for p in _checkpoint_paths(
-                f"{SEARCH_DIR}/models/{{model}}", int(SEARCH["num_checkpoints"])
-            )
+            str(p) for p in _checkpoint_paths(f"{SEARCH_DIR}/models/{{model}}", int(SEARCH["num_checkpoints"]))
         ],
         config=f"{SEARCH_DIR}/models/{{model}}/config.json",
         log=f"{SEARCH_DIR}/models/{{model}}/log.csv",

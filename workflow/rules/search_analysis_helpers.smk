@@ -32,9 +32,7 @@ SA_RECHT = [
 
 def search_analysis_enabled():
     """search.enabled (the search study trains the checkpoints) and search_analysis.enabled."""
-    return bool(config.get("search", {}).get("enabled", False)) and study_enabled(
-        "search_analysis"
-    )
+    return bool(config.get("search", {}).get("enabled", False)) and study_enabled("search_analysis")
 
 
 def search_analysis_predictions(test_set):
@@ -44,11 +42,7 @@ def search_analysis_predictions(test_set):
 
 def search_analysis_new_sets():
     """The CIFAR-10.1 sets of search_analysis.recht.new_sets whose images can be had."""
-    return [
-        s
-        for s in config["search_analysis"]["recht"]["new_sets"]
-        if data_file_available(SA_NEW_SET_IMAGES[s])
-    ]
+    return [s for s in config["search_analysis"]["recht"]["new_sets"] if data_file_available(SA_NEW_SET_IMAGES[s])]
 
 
 def search_analysis_targets():

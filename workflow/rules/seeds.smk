@@ -36,12 +36,7 @@ rule seeds_train:
         train_subset=f"{SEEDS_DIR}/train_subset.npy",
         arrays=TRAINING_CIFAR10_ARRAYS,
     output:
-        checkpoints=[
-            str(p)
-            for p in _checkpoint_paths(
-                f"{SEEDS_DIR}/models/{{model}}", int(SEEDS["num_checkpoints"])
-            )
-        ],
+        checkpoints=[str(p) for p in _checkpoint_paths(f"{SEEDS_DIR}/models/{{model}}", int(SEEDS["num_checkpoints"]))],
         config=f"{SEEDS_DIR}/models/{{model}}/config.json",
         log=f"{SEEDS_DIR}/models/{{model}}/log.csv",
     log:

@@ -3,6 +3,7 @@
 # Helpers and similarity_targets() (the final outputs that "rule all" asks for) are in
 # similarity_helpers.smk.
 
+
 include: "similarity_helpers.smk"
 
 
@@ -19,13 +20,6 @@ rule similarity_analyse:
         pairs="results/similarity/{set}/pairs.csv",
         covering="results/similarity/{set}/covering_numbers.csv",
         difficulty="results/similarity/{set}/difficulty.csv",
-    params:
-        exclude_models=config["similarity"]["exclude_models"],
-        method=config["similarity"]["method"],
-        quantiles=config["similarity"]["quantiles"],
-        eta_min=config["similarity"]["eta"]["min"],
-        eta_max=config["similarity"]["eta"]["max"],
-        eta_num=config["similarity"]["eta"]["num"],
     log:
         log_path("similarity", "analyse_{set}"),
     benchmark:
@@ -36,6 +30,13 @@ rule similarity_analyse:
     resources:
         mem_mb=attempt_scaled(4000),
         runtime=attempt_scaled(15),
+    params:
+        exclude_models=config["similarity"]["exclude_models"],
+        method=config["similarity"]["method"],
+        quantiles=config["similarity"]["quantiles"],
+        eta_min=config["similarity"]["eta"]["min"],
+        eta_max=config["similarity"]["eta"]["max"],
+        eta_num=config["similarity"]["eta"]["num"],
     script:
         "../scripts/similarity_analyse.py"
 
@@ -75,8 +76,6 @@ rule similarity_plots:
             subcategory="Similarity: {set}",
         ),
         cover_pdf="results/similarity/{set}/covering_numbers.pdf",
-    params:
-        label=lambda wc: similarity_label(wc.set),
     log:
         log_path("similarity", "plots_{set}"),
     benchmark:
@@ -87,6 +86,8 @@ rule similarity_plots:
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(10),
+    params:
+        label=lambda wc: similarity_label(wc.set),
     script:
         "../scripts/similarity_plots.py"
 
@@ -120,12 +121,6 @@ rule similarity_table1_set:
         predictions="resources/predictions/{set}.npz",
     output:
         table="results/similarity/{set}/table1.csv",
-    params:
-        exclude_models=config["similarity"]["exclude_models"],
-        subsets=config["similarity"]["table1"]["subsets"],
-        eps=config["similarity"]["table1"]["eps"],
-        delta=config["similarity"]["table1"]["delta"],
-        n=config["similarity"]["table1"]["n"],
     log:
         log_path("similarity", "table1_{set}"),
     benchmark:
@@ -136,6 +131,12 @@ rule similarity_table1_set:
     resources:
         mem_mb=attempt_scaled(2000),
         runtime=attempt_scaled(30),
+    params:
+        exclude_models=config["similarity"]["exclude_models"],
+        subsets=config["similarity"]["table1"]["subsets"],
+        eps=config["similarity"]["table1"]["eps"],
+        delta=config["similarity"]["table1"]["delta"],
+        n=config["similarity"]["table1"]["n"],
     script:
         "../scripts/similarity_table1_set.py"
 
@@ -163,4 +164,3 @@ rule similarity_table1:
         runtime=attempt_scaled(5),
     script:
         "../scripts/similarity_table1.py"
-

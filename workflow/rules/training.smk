@@ -4,9 +4,7 @@
 
 
 TRAINING_CIFAR10_ARRAYS = "resources/cifar10/cifar10_uint8.npz"
-TRAINING_STATE = (
-    "resources/training_state"  # resumable state: outside every declared output
-)
+TRAINING_STATE = "resources/training_state"  # resumable state: outside every declared output
 CIFAR10_TRAIN_SIZE = 50000
 
 

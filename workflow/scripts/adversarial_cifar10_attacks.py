@@ -26,11 +26,21 @@ subset = ac.read_train_subset(inp.train_subset, len(data.train_labels))
 device = resolve_device(cfg["device"])
 net, meta = load_checkpoint(inp.checkpoint, device)
 if int(meta.get("train_examples", len(subset))) != len(subset):
-    raise ValueError(f"{inp.checkpoint} was trained on {meta['train_examples']} images, "
-                     f"{inp.train_subset} lists {len(subset)}")
+    raise ValueError(
+        f"{inp.checkpoint} was trained on {meta['train_examples']} images, {inp.train_subset} lists {len(subset)}"
+    )
 net = ac.windowed_classifier(net, meta["test_time"]["mean"], meta["test_time"]["std"], device)
-log.info("%s (%s, epoch %s) on %s: window %d, eps %d (%s-norm), AEGs %s", model, inp.checkpoint,
-         meta.get("epoch"), device, window, eps, cfg["norm"], ", ".join(cfg["attacks"]))
+log.info(
+    "%s (%s, epoch %s) on %s: window %d, eps %d (%s-norm), AEGs %s",
+    model,
+    inp.checkpoint,
+    meta.get("epoch"),
+    device,
+    window,
+    eps,
+    cfg["norm"],
+    ", ".join(cfg["attacks"]),
+)
 
 sets = {
     "train": (subset, data.train_images, data.train_labels, cfg["train_sample_size"]),
@@ -40,11 +50,25 @@ for split, (pool, images, labels, size) in sets.items():
     idx = pool[ac.sample_indices(len(pool), size, int(cfg["seed"]))]
     with timed(log, f"{split}: attacks on {len(idx)} images"):
         result = ac.attack_model(
-            net, images[idx], labels[idx], idx, window=window, eps=eps, norm=cfg["norm"],
-            attacks=list(cfg["attacks"]), seed=int(cfg["seed"]) + model_seed,
-            batch_size=int(cfg["batch_size"]), chunk_size=int(cfg["chunk_size"]), device=device, log=log,
+            net,
+            images[idx],
+            labels[idx],
+            idx,
+            window=window,
+            eps=eps,
+            norm=cfg["norm"],
+            attacks=list(cfg["attacks"]),
+            seed=int(cfg["seed"]) + model_seed,
+            batch_size=int(cfg["batch_size"]),
+            chunk_size=int(cfg["chunk_size"]),
+            device=device,
+            log=log,
         )
     ac.per_image_frame(result).to_csv(out[split], index=False)
     ok = result.losses == 0
-    log.info("%s: error %.4f; success rates on correctly classified images: %s", split, result.losses.mean(),
-             ", ".join(f"{a} {o.adv_losses[ok].mean():.4f}" for a, o in result.outcomes.items()) if ok.any() else "-")
+    log.info(
+        "%s: error %.4f; success rates on correctly classified images: %s",
+        split,
+        result.losses.mean(),
+        ", ".join(f"{a} {o.adv_losses[ok].mean():.4f}" for a, o in result.outcomes.items()) if ok.any() else "-",
+    )

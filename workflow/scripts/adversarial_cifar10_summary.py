@@ -28,9 +28,18 @@ write_table(pvalues, csv=out.pvalues)
 write_table(n_model, csv=out.n_model)
 write_table(summary, csv=out.summary, markdown=out.pvalues_md, markdown_text=ac.pvalue_markdown(pvalues, summary))
 for _, r in summary.iterrows():
-    log.info("%s %s m=%d: %d/%d models rejected at %g (median p %.3g); N-model test p = %.3g (ln p = %.1f)",
-             r["set"], r["aeg"], r["sample_size"], r["rejected"], r["n_models"], r["alpha"], r["median_p_value"],
-             r["n_model_p_value"], r["n_model_log_p_value"])
+    log.info(
+        "%s %s m=%d: %d/%d models rejected at %g (median p %.3g); N-model test p = %.3g (ln p = %.1f)",
+        r["set"],
+        r["aeg"],
+        r["sample_size"],
+        r["rejected"],
+        r["n_models"],
+        r["alpha"],
+        r["median_p_value"],
+        r["n_model_p_value"],
+        r["n_model_log_p_value"],
+    )
 with timed(log, "figures"):
     fig, data = plots.plot_figure5(pvalues, n_model, snakemake.params.models[0])
     save_figure(fig, out.figure5, pdf=out.figure5_pdf, data=data, csv=out.figure5_csv)

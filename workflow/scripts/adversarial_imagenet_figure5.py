@@ -13,8 +13,11 @@ log = script_logger(snakemake.log[0])  # noqa: F821
 cfg, model, out = snakemake.params.cfg, snakemake.wildcards.model, snakemake.output  # noqa: F821
 frames = {split: pd.read_csv(path) for split, path in zip(snakemake.params.splits, snakemake.input.per_image)}  # noqa: F821
 with timed(log, "figure 5 table"):
-    table = inet.figure5_tables(frames, model, cfg["sample_sizes"], seed=int(cfg["seed"]),
-                                confidence_delta=float(cfg["confidence_delta"]))
-log.info("at the full sample sizes:\n%s", table[table.sample_size == table.groupby("split").sample_size.transform("max")]
-         .to_string())
+    table = inet.figure5_tables(
+        frames, model, cfg["sample_sizes"], seed=int(cfg["seed"]), confidence_delta=float(cfg["confidence_delta"])
+    )
+log.info(
+    "at the full sample sizes:\n%s",
+    table[table.sample_size == table.groupby("split").sample_size.transform("max")].to_string(),
+)
 save_figure(plots.plot_figure5(table, model), out.figure, out.pdf, data=table, csv=out.csv)

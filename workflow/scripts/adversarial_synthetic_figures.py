@@ -16,8 +16,9 @@ from holdout.runlog import script_logger, timed
 log = script_logger(snakemake.log[0])  # noqa: F821
 cfg, inp, out = snakemake.params.cfg, snakemake.input, snakemake.output  # noqa: F821
 check_plot_eps(cfg)
-per_run, groups, training = (pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
-                             for paths in (inp.per_run, inp.n_model, inp.training))
+per_run, groups, training = (
+    pd.concat([pd.read_csv(p) for p in paths], ignore_index=True) for paths in (inp.per_run, inp.n_model, inp.training)
+)
 with timed(log, "figures"):
     tables = synthetic_figure_tables(per_run, groups, training, cfg)
     tables["figure4"][FIGURE4_COLUMNS].to_csv(out.figure4_csv, index=False)

@@ -16,12 +16,22 @@ preds = load_predictions(inp.predictions)
 lenses = LENSES if preds.num_models >= 2 else tuple(x for x in LENSES if x not in ("similarity", "bounds"))
 if preds.num_models < 2:
     log.warning("%s holds 1 model: the similarity and bounds lenses need 2 and are skipped", inp.predictions)
-options = AuditOptions(lenses=lenses, eps=par.eps, delta=par.delta, alpha=par.alpha, band_level=par.band_level,
-                       rvw_bits=bits, rvw_detail=detail, rvw_C=par.rvw_C, selected=opts.get("selected"))
+options = AuditOptions(
+    lenses=lenses,
+    eps=par.eps,
+    delta=par.delta,
+    alpha=par.alpha,
+    band_level=par.band_level,
+    rvw_bits=bits,
+    rvw_detail=detail,
+    rvw_C=par.rvw_C,
+    selected=opts.get("selected"),
+)
 with timed(log, f"audit of {inp.predictions}"):
     new = load_predictions(inp.new) if hasattr(inp, "new") else None
-    result = run_audit(preds, options, source=inp.predictions, new=new,
-                       new_source=inp.new if new is not None else "new predictions")
+    result = run_audit(
+        preds, options, source=inp.predictions, new=new, new_source=inp.new if new is not None else "new predictions"
+    )
     summary = write_audit(result, Path(out.report).parent)
 for lens in ("accuracy", "new", "similarity", "bounds", "rvw"):
     if lens in summary:

@@ -18,5 +18,10 @@ with timed(log, "linear fit and Figure 2"):
     write_table(pd.DataFrame([asdict(fit)]), csv=out.fit, markdown=out.fit_md, markdown_text=linear_fit_markdown(fit))
     line.to_csv(out.line, index=False)
     save_figure(plot_figure2(points, line, band_level=level), out.png, out.pdf, data=points, csv=out.points)
-log.info("acc_new = (%.3f +- %.3f) acc_orig + (%.2f +- %.2f)%% (paper: 1.62 +- 0.04, -65.51 +- 3.16)",
-         fit.slope, fit.slope_se, fit.intercept, fit.intercept_se)
+log.info(
+    "acc_new = (%.3f +- %.3f) acc_orig + (%.2f +- %.2f)%% (paper: 1.62 +- 0.04, -65.51 +- 3.16)",
+    fit.slope,
+    fit.slope_se,
+    fit.intercept,
+    fit.intercept_se,
+)

@@ -21,5 +21,11 @@ with timed(log, "v4 / v6 accuracies and Table 5"):
     acc, t5 = new_accuracies(v4, v6), table5(v4, v6, original, alpha)
 write_table(acc, csv=out.accuracies, markdown=out.accuracies_md, markdown_text=new_accuracies_markdown(acc))
 write_table(t5, csv=out.table5, markdown=out.table5_md, markdown_text=table5_markdown(t5))
-log.info("mean accuracy: v4 %.2f%%, v6 %.2f%%; Delta Acc (v6 - v4) mean %.3f, min %.3f, max %.3f",
-         acc.v4_accuracy.mean(), acc.v6_accuracy.mean(), t5.delta_acc.mean(), t5.delta_acc.min(), t5.delta_acc.max())
+log.info(
+    "mean accuracy: v4 %.2f%%, v6 %.2f%%; Delta Acc (v6 - v4) mean %.3f, min %.3f, max %.3f",
+    acc.v4_accuracy.mean(),
+    acc.v6_accuracy.mean(),
+    t5.delta_acc.mean(),
+    t5.delta_acc.min(),
+    t5.delta_acc.max(),
+)

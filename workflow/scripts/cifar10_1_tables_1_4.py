@@ -18,5 +18,10 @@ with timed(log, "Tables 1 and 4"):
     t4 = table4(t1)
 write_table(t1, csv=out.table1, markdown=out.table1_md, markdown_text=table1_markdown(t1))
 write_table(t4, csv=out.table4, markdown=out.table4_md, markdown_text=table4_markdown(t4))
-log.info("gap: %.1f to %.1f points; error ratio: %.2f to %.2f",
-         t1.gap.min(), t1.gap.max(), t4.error_ratio.min(), t4.error_ratio.max())
+log.info(
+    "gap: %.1f to %.1f points; error ratio: %.2f to %.2f",
+    t1.gap.min(),
+    t1.gap.max(),
+    t4.error_ratio.min(),
+    t4.error_ratio.max(),
+)

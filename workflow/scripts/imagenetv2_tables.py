@@ -29,10 +29,18 @@ with timed(log, "accuracy table, fits, paper check"):
     check = paper_check(table)
     write_table(check, out.check, out.check_md, paper_check_markdown(check))
 with timed(log, "similarity lens on both sets"):
-    sim = similarity_table({original.test_set: original, new.test_set: new}, par.non_convolutional,
-                           par.eps, par.delta)
-    write_table(sim, out.similarity, out.similarity_md,
-                markdown_table(sim.round(3), title="Mania et al. lens on ImageNet and ImageNetV2 (percent)"))
+    sim = similarity_table({original.test_set: original, new.test_set: new}, par.non_convolutional, par.eps, par.delta)
+    write_table(
+        sim,
+        out.similarity,
+        out.similarity_md,
+        markdown_table(sim.round(3), title="Mania et al. lens on ImageNet and ImageNetV2 (percent)"),
+    )
 for row in check.to_dict("records"):
-    log.info("%s: mean top-1 drop %.2f (range %.2f to %.2f; paper 11-14)", row["models"], row["mean_gap_top1"],
-             row["min_gap_top1"], row["max_gap_top1"])
+    log.info(
+        "%s: mean top-1 drop %.2f (range %.2f to %.2f; paper 11-14)",
+        row["models"],
+        row["mean_gap_top1"],
+        row["min_gap_top1"],
+        row["max_gap_top1"],
+    )

@@ -9,6 +9,12 @@ from holdout.runlog import script_logger, timed
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
 with timed(log, f"reading {snakemake.input.archive}"):  # noqa: F821
     c = load_cifar10(snakemake.input.archive)  # noqa: F821
-np.savez(snakemake.output.arrays, train_images=c.train_images, train_labels=c.train_labels,  # noqa: F821
-         test_images=c.test_images, test_labels=c.test_labels, classes=np.array(c.classes))
+np.savez(
+    snakemake.output.arrays,
+    train_images=c.train_images,
+    train_labels=c.train_labels,  # noqa: F821
+    test_images=c.test_images,
+    test_labels=c.test_labels,
+    classes=np.array(c.classes),
+)
 log.info("%d training, %d test images", len(c.train_labels), len(c.test_labels))

@@ -19,5 +19,10 @@ if len(images) != preds.num_examples:
 hard = hard_images(preds)
 fig, data = figure3(images, hard, list(CIFAR10_CLASSES), int(p.columns), p.max_images)
 save_figure(fig, out.png, out.pdf, data, out.csv)
-log.info("%d of %d images are misclassified by all %d models (%d shown)", len(hard), preds.num_examples,
-         preds.num_models, len(data))
+log.info(
+    "%d of %d images are misclassified by all %d models (%d shown)",
+    len(hard),
+    preds.num_examples,
+    preds.num_models,
+    len(data),
+)

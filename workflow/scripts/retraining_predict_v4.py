@@ -12,8 +12,13 @@ model, meta = load_checkpoint(inp.checkpoint, select_device(snakemake.params.dev
 images = np.ascontiguousarray(np.load(inp.v4_images).transpose(0, 3, 1, 2))
 labels = np.load(inp.v4_labels).astype(np.int64)
 with timed(log, f"predicting CIFAR-10.1 v4 ({len(labels)} images)"):
-    pred, _ = predict(model, images, 1000, mean=meta["test_time"]["mean"], std=meta["test_time"]["std"],
-                      channels_last=False)
-save_predictions(out.predictions, Predictions.create(pred, labels, [w.model], num_classes=10, test_set="cifar10_1_v4",
-                                                     metadata=[{"run": "standard"}]))
+    pred, _ = predict(
+        model, images, 1000, mean=meta["test_time"]["mean"], std=meta["test_time"]["std"], channels_last=False
+    )
+save_predictions(
+    out.predictions,
+    Predictions.create(
+        pred, labels, [w.model], num_classes=10, test_set="cifar10_1_v4", metadata=[{"run": "standard"}]
+    ),
+)
 log.info("%s (standard split) on v4: accuracy %.4f", w.model, float((pred == labels).mean()))

@@ -22,10 +22,22 @@ for path, run in zip(inp.predictions, p.runs):
         held[run] = ~half_split(labels, int(p.n_half), int(run[4:]))
 t = sec55_table(pd.DataFrame(rows), held, float(p.alpha))
 t.to_csv(out.csv, index=False)
-shown = t.assign(accuracy=t.accuracy.map("{:.2f}".format),
-                 interval=[f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(t.ci_low, t.ci_high)])
+shown = t.assign(
+    accuracy=t.accuracy.map("{:.2f}".format), interval=[f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(t.ci_low, t.ci_high)]
+)
 notes = [*p.notes, "Paper (Recht et al. 2018, Sec. 5.5): " + ", ".join(f"{k} {v}%" for k, v in PAPER_SEC55.items())]
-Path(out.md).write_text(markdown_table(shown, {"draw": "Draw", "training": "Training data", "correct": "Correct",
-                                               "n": "n", "accuracy": "Accuracy (%)", "interval": "95% CI"},
-                                       notes=notes))
+Path(out.md).write_text(
+    markdown_table(
+        shown,
+        {
+            "draw": "Draw",
+            "training": "Training data",
+            "correct": "Correct",
+            "n": "n",
+            "accuracy": "Accuracy (%)",
+            "interval": "95% CI",
+        },
+        notes=notes,
+    )
+)
 log.info("\n%s", t.to_string())

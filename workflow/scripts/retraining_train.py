@@ -19,8 +19,10 @@ from holdout.training.registry import ModelSpec
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
 inp, out, p, w = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
 arrays = np.load(inp.arrays)
-sources = {"train": (arrays["train_images"], arrays["train_labels"]),
-           "test": (arrays["test_images"], arrays["test_labels"])}
+sources = {
+    "train": (arrays["train_images"], arrays["train_labels"]),
+    "test": (arrays["test_images"], arrays["test_labels"]),
+}
 if hasattr(inp, "v4_images"):
     sources["v4"] = (np.load(inp.v4_images), np.load(inp.v4_labels).astype(np.int64))
 split = read_cv_splits(inp.splits, len(arrays["train_labels"]))
@@ -42,18 +44,46 @@ x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 spec = ModelSpec(w.model, dict(p.overrides))
 cfg = TrainConfig.from_dict(dict(p.train))
 with timed(log, f"training {w.model} on {w.run} ({len(y)} images)"):
-    res = train(spec, cfg, x, y, out_dir=Path(out.checkpoint).parent, state_dir=p.state_dir, seed=int(p.seed),
-                num_checkpoints=1, device=p.device, threads=snakemake.threads, log=log,  # noqa: F821
-                extra_metadata={"retraining_run": w.run, "registry_name": w.model})
+    res = train(
+        spec,
+        cfg,
+        x,
+        y,
+        out_dir=Path(out.checkpoint).parent,
+        state_dir=p.state_dir,
+        seed=int(p.seed),
+        num_checkpoints=1,
+        device=p.device,
+        threads=snakemake.threads,
+        log=log,  # noqa: F821
+        extra_metadata={"retraining_run": w.run, "registry_name": w.model},
+    )
 
 src, idx = data.evaluate
 xe, ye = sources[src][0][idx], sources[src][1][idx]
 with timed(log, f"predicting {data.test_set} ({len(ye)} images)"):
-    pred, logits = predict(res.model, np.ascontiguousarray(xe.transpose(0, 3, 1, 2)), 1000,
-                           mean=cfg.augment.mean, std=cfg.augment.std, channels_last=False)
-preds = Predictions.create(pred, ye, [w.model], num_classes=10, test_set=data.test_set,
-                           metadata=[{"run": w.run, "overrides": spec.to_dict()["overrides"],
-                                      "train_examples": len(y), "epochs": cfg.epochs}])
+    pred, logits = predict(
+        res.model,
+        np.ascontiguousarray(xe.transpose(0, 3, 1, 2)),
+        1000,
+        mean=cfg.augment.mean,
+        std=cfg.augment.std,
+        channels_last=False,
+    )
+preds = Predictions.create(
+    pred,
+    ye,
+    [w.model],
+    num_classes=10,
+    test_set=data.test_set,
+    metadata=[{"run": w.run, "overrides": spec.to_dict()["overrides"], "train_examples": len(y), "epochs": cfg.epochs}],
+)
 save_predictions(out.predictions, preds)
-log.info("%s on %s: accuracy %.4f (%d / %d)", w.model, data.test_set, float((pred == ye).mean()),
-         int((pred == ye).sum()), len(ye))
+log.info(
+    "%s on %s: accuracy %.4f (%d / %d)",
+    w.model,
+    data.test_set,
+    float((pred == ye).mean()),
+    int((pred == ye).sum()),
+    len(ye),
+)

@@ -13,5 +13,10 @@ table.to_csv(snakemake.output.configs, index=False)
 log.info("%d configurations (seed %d) -> %s", len(table), p.seed, snakemake.output.configs)
 idx = train_subset(p.n_total, p.train_subset_size, p.train_subset_seed)
 np.save(snakemake.output.train_subset, idx)
-log.info("training subset: %d of %d images (seed %d) -> %s", len(idx), p.n_total, p.train_subset_seed,
-         snakemake.output.train_subset)
+log.info(
+    "training subset: %d of %d images (seed %d) -> %s",
+    len(idx),
+    p.n_total,
+    p.train_subset_seed,
+    snakemake.output.train_subset,
+)

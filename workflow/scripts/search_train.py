@@ -20,9 +20,13 @@ rows = table[table["model"] == model]
 if len(rows) != 1:
     raise ValueError(f"{snakemake.input.configs}: no row for model {model}")
 record = row_to_record(rows.iloc[0].to_dict())
-scale = SearchScale(depth=int(cfg["depth"]), depth_bottleneck=cfg["depth_bottleneck"],
-                    max_base_channels=cfg["max_base_channels"], epochs=int(cfg["epochs"]),
-                    reference_epochs=int(cfg["reference_epochs"]))
+scale = SearchScale(
+    depth=int(cfg["depth"]),
+    depth_bottleneck=cfg["depth_bottleneck"],
+    max_base_channels=cfg["max_base_channels"],
+    epochs=int(cfg["epochs"]),
+    reference_epochs=int(cfg["reference_epochs"]),
+)
 model_cfg, train_cfg = row_to_configs(record, scale)
 index = int(model[1:])
 train_seed = int(np.random.SeedSequence([int(cfg["seed"]), index]).generate_state(1)[0])
@@ -37,14 +41,40 @@ out_dir = Path(snakemake.output.config).parent
 with gpu_slot(log=log, jobs_per_gpu=snakemake.params.jobs_per_gpu) as slot:
     device = slot.device if cfg["device"] == "auto" else cfg["device"]
     with timed(log, f"train {model} on {len(idx)} images, {train_cfg.epochs} epochs, device {device}"):
-        res = train(model_cfg, train_cfg, images, labels, out_dir=out_dir, state_dir=snakemake.params.state_dir,
-                    seed=train_seed, num_checkpoints=int(cfg["num_checkpoints"]), device=device,
-                    threads=snakemake.threads, log=log, extra_metadata={"model_name": model, "table2": record})
+        res = train(
+            model_cfg,
+            train_cfg,
+            images,
+            labels,
+            out_dir=out_dir,
+            state_dir=snakemake.params.state_dir,
+            seed=train_seed,
+            num_checkpoints=int(cfg["num_checkpoints"]),
+            device=device,
+            threads=snakemake.threads,
+            log=log,
+            extra_metadata={"model_name": model, "table2": record},
+        )
 last = res.history[-1]
-log.info("%s done: final train loss %.4f, train accuracy %.4f, %.0f s", model, last["train_loss"],
-         last["train_accuracy"], last["wall_time_s"])
+log.info(
+    "%s done: final train loss %.4f, train accuracy %.4f, %.0f s",
+    model,
+    last["train_loss"],
+    last["train_accuracy"],
+    last["wall_time_s"],
+)
 os.replace(out_dir / LOG_NAME, snakemake.output.log)
 with open(snakemake.output.config, "w") as fh:
-    json.dump({"model": model, "table2": record, "scale": asdict(scale), "seed": train_seed,
-               "train_subset_size": len(idx), "model_config": model_cfg.to_dict(),
-               "train_config": train_cfg.to_dict()}, fh, indent=2)
+    json.dump(
+        {
+            "model": model,
+            "table2": record,
+            "scale": asdict(scale),
+            "seed": train_seed,
+            "train_subset_size": len(idx),
+            "model_config": model_cfg.to_dict(),
+            "train_config": train_cfg.to_dict(),
+        },
+        fh,
+        indent=2,
+    )

@@ -31,13 +31,39 @@ meta = {"model_name": model, "test_time": window_test_time(train_cfg.augment, mo
 with gpu_slot(log=log, jobs_per_gpu=snakemake.params.jobs_per_gpu) as slot:
     device = slot.device if cfg["device"] == "auto" else cfg["device"]
     with timed(log, f"train {model} on {len(idx)} images, {train_cfg.epochs} epochs, device {device}"):
-        res = train(model_cfg, train_cfg, images, labels, out_dir=out_dir, state_dir=snakemake.params.state_dir,
-                    seed=seed, num_checkpoints=int(cfg["num_checkpoints"]), device=device,
-                    threads=snakemake.threads, log=log, extra_metadata=meta)
+        res = train(
+            model_cfg,
+            train_cfg,
+            images,
+            labels,
+            out_dir=out_dir,
+            state_dir=snakemake.params.state_dir,
+            seed=seed,
+            num_checkpoints=int(cfg["num_checkpoints"]),
+            device=device,
+            threads=snakemake.threads,
+            log=log,
+            extra_metadata=meta,
+        )
 last = res.history[-1]
-log.info("%s done: final train loss %.4f, train accuracy %.4f, %.0f s", model, last["train_loss"],
-         last["train_accuracy"], last["wall_time_s"])
+log.info(
+    "%s done: final train loss %.4f, train accuracy %.4f, %.0f s",
+    model,
+    last["train_loss"],
+    last["train_accuracy"],
+    last["wall_time_s"],
+)
 os.replace(out_dir / LOG_NAME, snakemake.output.log)
 with open(snakemake.output.config, "w") as fh:
-    json.dump({"model": model, "seed": seed, "window": recipe["window"], "train_subset_size": len(idx),
-               "model_config": model_cfg.to_dict(), "train_config": train_cfg.to_dict()}, fh, indent=2)
+    json.dump(
+        {
+            "model": model,
+            "seed": seed,
+            "window": recipe["window"],
+            "train_subset_size": len(idx),
+            "model_config": model_cfg.to_dict(),
+            "train_config": train_cfg.to_dict(),
+        },
+        fh,
+        indent=2,
+    )

@@ -12,13 +12,22 @@ from holdout.similarity.study import (
 log = script_logger(snakemake.log[0])  # noqa: F821
 inp, params = snakemake.input, snakemake.params  # noqa: F821
 preds, excluded = drop_excluded(load_predictions(inp.predictions), params.exclude_models)
-log.info("%s: %d models on %d points (excluded: %s)", inp.predictions, preds.num_models, preds.num_examples,
-         ", ".join(excluded) or "none")
+log.info(
+    "%s: %d models on %d points (excluded: %s)",
+    inp.predictions,
+    preds.num_models,
+    preds.num_examples,
+    ", ".join(excluded) or "none",
+)
 with timed(log, f"similarity ({params.method}), covering numbers and difficulty"):
     analysis = analyse_set(
-        preds, test_set=snakemake.wildcards.set, source=str(inp.predictions),  # noqa: F821
-        etas=eta_grid(params.eta_min, params.eta_max, params.eta_num), method=params.method,
-        quantiles=params.quantiles, excluded=excluded,
+        preds,
+        test_set=snakemake.wildcards.set,
+        source=str(inp.predictions),  # noqa: F821
+        etas=eta_grid(params.eta_min, params.eta_max, params.eta_num),
+        method=params.method,
+        quantiles=params.quantiles,
+        excluded=excluded,
     )
 write_analysis(analysis, snakemake.output)  # noqa: F821
 log.info("summary: %s", analysis.summary)

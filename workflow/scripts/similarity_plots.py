@@ -13,8 +13,9 @@ inp, out = snakemake.input, snakemake.output  # noqa: F821
 with open(inp.summary) as fh:
     summary = json.load(fh)
 with timed(log, "figures"):
-    figures = set_figures(summary, pd.read_csv(inp.pairs), pd.read_csv(inp.covering), pd.read_csv(inp.difficulty),
-                          snakemake.params.label)  # noqa: F821
+    figures = set_figures(
+        summary, pd.read_csv(inp.pairs), pd.read_csv(inp.covering), pd.read_csv(inp.difficulty), snakemake.params.label
+    )  # noqa: F821
     for key, fig in figures.items():
         save_figure(fig, out[f"{key}_png"], out[f"{key}_pdf"])
 log.info("wrote %s", ", ".join(str(p) for p in out))

@@ -13,11 +13,11 @@ from holdout.adversarial.stats import (
     adversarial_risk,
     bernstein_bound,
     bernstein_p_value,
+    empirical_error,
     interval_test,
     n_model_test,
     pairwise_test,
     t_statistic,
-    empirical_error,
 )
 
 __all__ = [

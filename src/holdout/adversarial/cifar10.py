@@ -242,10 +242,21 @@ def attack_model(
     bar = tqdm(total=len(images), unit="img", mininterval=30.0, file=_LogStream(log), disable=log is None)
     for start in range(0, len(images), int(chunk_size)):
         sl = slice(start, start + int(chunk_size))
-        parts.append(translation_attacks(
-            model, canv[sl], labels[sl], window=(window, window), eps=eps, norm=norm, attacks=attacks,
-            seed=seed, indices=indices[sl], batch_size=batch_size, device=device,
-        ))
+        parts.append(
+            translation_attacks(
+                model,
+                canv[sl],
+                labels[sl],
+                window=(window, window),
+                eps=eps,
+                norm=norm,
+                attacks=attacks,
+                seed=seed,
+                indices=indices[sl],
+                batch_size=batch_size,
+                device=device,
+            )
+        )
         bar.update(parts[-1].m)
     bar.close()
     if not parts:
@@ -254,8 +265,14 @@ def attack_model(
     if log is not None:
         dt = time.perf_counter() - t0
         passes = int(result.forward_passes.sum())
-        log.info("%d images in %.1f s: %.1f images/s, %.1f forward passes per image, %.0f windows/s",
-                 result.m, dt, result.m / dt, passes / result.m, passes / dt)
+        log.info(
+            "%d images in %.1f s: %.1f images/s, %.1f forward passes per image, %.0f windows/s",
+            result.m,
+            dt,
+            result.m / dt,
+            passes / result.m,
+            passes / dt,
+        )
     return result
 
 
@@ -342,11 +359,19 @@ def n_model_table(
             U, rng = attack_range(a)
             for size in sizes:
                 res = n_model_test(t[:, perm[:size]], U, expected_range=rng)
-                rows.append({
-                    "set": split, "aeg": a, "sample_size": size, "n_models": res.n_models,
-                    "p_value": res.p_value, "log_p_value": res.log_p_value,
-                    "statistic": res.statistic, "variance": res.variance, "U": U,
-                })
+                rows.append(
+                    {
+                        "set": split,
+                        "aeg": a,
+                        "sample_size": size,
+                        "n_models": res.n_models,
+                        "p_value": res.p_value,
+                        "log_p_value": res.log_p_value,
+                        "statistic": res.statistic,
+                        "variance": res.variance,
+                        "U": U,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -367,14 +392,22 @@ def rejection_summary(pvalues: pd.DataFrame, n_model: pd.DataFrame, alpha: float
     for (split, aeg), g in full.groupby(["set", "aeg"], sort=False):
         nm = n_model[(n_model["set"] == split) & (n_model["aeg"] == aeg)] if len(n_model) else n_model
         nm = nm[nm["sample_size"] == nm["sample_size"].max()] if len(nm) else nm
-        rows.append({
-            "set": split, "aeg": aeg, "sample_size": int(g["sample_size"].max()), "n_models": len(g),
-            "rejected": int((g["p_value"] <= alpha).sum()), "alpha": alpha,
-            "median_p_value": float(g["p_value"].median()), "max_p_value": float(g["p_value"].max()),
-            "mean_R_S": float(g["R_S"].mean()), "mean_R_g": float(g["R_g"].mean()),
-            "n_model_p_value": float(nm["p_value"].iloc[0]) if len(nm) else float("nan"),
-            "n_model_log_p_value": float(nm["log_p_value"].iloc[0]) if len(nm) else float("nan"),
-        })
+        rows.append(
+            {
+                "set": split,
+                "aeg": aeg,
+                "sample_size": int(g["sample_size"].max()),
+                "n_models": len(g),
+                "rejected": int((g["p_value"] <= alpha).sum()),
+                "alpha": alpha,
+                "median_p_value": float(g["p_value"].median()),
+                "max_p_value": float(g["p_value"].max()),
+                "mean_R_S": float(g["R_S"].mean()),
+                "mean_R_g": float(g["R_g"].mean()),
+                "n_model_p_value": float(nm["p_value"].iloc[0]) if len(nm) else float("nan"),
+                "n_model_log_p_value": float(nm["log_p_value"].iloc[0]) if len(nm) else float("nan"),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -391,8 +424,7 @@ def pvalue_markdown(pvalues: pd.DataFrame, summary: pd.DataFrame) -> str:
         wide[a] = wide[a].map(lambda p: f"{p:.3g}")
     err = full.drop_duplicates(["model", "set"]).set_index(["model", "set"])["R_S"]
     wide["error"] = [f"{err[(m, s)]:.4f}" for m, s in zip(wide["model"], wide["set"])]
-    cols = {"model": "model", "set": "set", "sample_size": "m", "error": "error R_S",
-            **{a: f"p ({a})" for a in aegs}}
+    cols = {"model": "model", "set": "set", "sample_size": "m", "error": "error R_S", **{a: f"p ({a})" for a in aegs}}
     s = summary.copy()
     for c in ("median_p_value", "max_p_value", "n_model_p_value"):
         s[c] = s[c].map(lambda p: f"{p:.3g}")
@@ -401,13 +433,24 @@ def pvalue_markdown(pvalues: pd.DataFrame, summary: pd.DataFrame) -> str:
     s["rejected"] = [f"{r}/{n}" for r, n in zip(s["rejected"], s["n_models"])]
     alpha = float(summary["alpha"].iloc[0]) if len(summary) else 0.05
     text = markdown_table(
-        wide, cols, title="Pairwise test (6)-(7) on the whole samples (Werpachowski et al. 2019, Sec. 3.3 (i))",
+        wide,
+        cols,
+        title="Pairwise test (6)-(7) on the whole samples (Werpachowski et al. 2019, Sec. 3.3 (i))",
         notes=["p-values at every sample size: pvalues.csv; U = 3/2 for strongest/nearest, 2 for random/random2"],
     )
     text += "\n" + markdown_table(
-        s, {"set": "set", "aeg": "AEG", "sample_size": "m", "rejected": f"rejected at {alpha:g}",
-            "median_p_value": "median p", "max_p_value": "max p", "mean_R_S": "mean R_S", "mean_R_g": "mean R_g",
-            "n_model_p_value": "N-model p"},
+        s,
+        {
+            "set": "set",
+            "aeg": "AEG",
+            "sample_size": "m",
+            "rejected": f"rejected at {alpha:g}",
+            "median_p_value": "median p",
+            "max_p_value": "max p",
+            "mean_R_S": "mean R_S",
+            "mean_R_g": "mean R_g",
+            "n_model_p_value": "N-model p",
+        },
         title="Summary and the N-model test over all models (Sec. 3.3 (ii))",
     )
     return text

@@ -82,11 +82,13 @@ def canvas_transform(resize: int):
     """PIL image -> normalised canvas tensor: shorter side ``resize`` (Sec. 5.2)."""
     from torchvision import transforms
 
-    return transforms.Compose([
-        transforms.Resize(int(resize), interpolation=transforms.InterpolationMode.BILINEAR, antialias=True),
-        transforms.ToTensor(),
-        transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD),
-    ])
+    return transforms.Compose(
+        [
+            transforms.Resize(int(resize), interpolation=transforms.InterpolationMode.BILINEAR, antialias=True),
+            transforms.ToTensor(),
+            transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD),
+        ]
+    )
 
 
 def image_folder(root: str | Path, resize: int, *, key: str = "adversarial_imagenet", pretrained: bool):
@@ -214,8 +216,17 @@ def run_study(
     total = len(indices)
     for canv, labels, idx in loader:
         res = translation_attacks(
-            model, canv, labels, window=(window, window), eps=eps, norm=norm, attacks=attacks,
-            seed=seed, indices=idx, batch_size=batch_size, device=device,
+            model,
+            canv,
+            labels,
+            window=(window, window),
+            eps=eps,
+            norm=norm,
+            attacks=attacks,
+            seed=seed,
+            indices=idx,
+            batch_size=batch_size,
+            device=device,
         )
         parts.append(res)
         done += res.m
@@ -226,7 +237,12 @@ def run_study(
             rate = done / (now - t0)
             log.info(
                 "%d/%d images (%.1f%%), %.2f images/s, %.1f forward passes per image, ETA %.0f s",
-                done, total, 100.0 * done / total, rate, passes / done, (total - done) / rate,
+                done,
+                total,
+                100.0 * done / total,
+                rate,
+                passes / done,
+                (total - done) / rate,
             )
     if not parts:
         raise ValueError("no images to attack")
@@ -236,13 +252,15 @@ def run_study(
 def result_frame(result: TranslationAttackResult, paths: Sequence[str]) -> pd.DataFrame:
     """Per-image table: index, path, label, loss, forward passes, and per attack
     ``<a>_adv_loss``, ``<a>_density`` (NaN where unused), ``<a>_n``, ``<a>_v_row``, ``<a>_v_col``."""
-    df = pd.DataFrame({
-        "index": result.indices,
-        "path": list(paths),
-        "label": result.labels,
-        "loss": result.losses,
-        "forward_passes": result.forward_passes,
-    })
+    df = pd.DataFrame(
+        {
+            "index": result.indices,
+            "path": list(paths),
+            "label": result.labels,
+            "loss": result.losses,
+            "forward_passes": result.forward_passes,
+        }
+    )
     for a, o in result.outcomes.items():
         df[f"{a}_adv_loss"] = o.adv_losses
         df[f"{a}_density"] = o.densities
@@ -261,10 +279,15 @@ def describe_result(result: TranslationAttackResult) -> str:
     """One log line: test error R_S, forward passes per image, success rate of every attack on the
     correctly classified images."""
     correct = result.losses == 0
-    rates = ", ".join(f"{a} {o.adv_losses[correct].mean():.4f}" for a, o in result.outcomes.items()) \
-        if correct.any() else "no correctly classified image"
-    return (f"test error {result.losses.mean():.4f}; {result.forward_passes.mean():.1f} forward passes per image; "
-            f"success rates: {rates}")
+    rates = (
+        ", ".join(f"{a} {o.adv_losses[correct].mean():.4f}" for a, o in result.outcomes.items())
+        if correct.any()
+        else "no correctly classified image"
+    )
+    return (
+        f"test error {result.losses.mean():.4f}; {result.forward_passes.mean():.1f} forward passes per image; "
+        f"success rates: {rates}"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -364,13 +387,15 @@ def summary_table(frames: dict[tuple[str, str], pd.DataFrame], confidence_delta:
         correct = df["loss"].to_numpy() == 0
         for a in _attack_columns(df):
             adv = df[f"{a}_adv_loss"].to_numpy()
-            rows.append({
-                "model": model,
-                "split": split,
-                "attack": a,
-                "m": len(df),
-                **_tests(df, a, confidence_delta),
-                "success_rate": float(np.mean(adv[correct] == 1)) if correct.any() else float("nan"),
-                "forward_passes_per_image": float(df["forward_passes"].mean()),
-            })
+            rows.append(
+                {
+                    "model": model,
+                    "split": split,
+                    "attack": a,
+                    "m": len(df),
+                    **_tests(df, a, confidence_delta),
+                    "success_rate": float(np.mean(adv[correct] == 1)) if correct.any() else float("nan"),
+                    "forward_passes_per_image": float(df["forward_passes"].mean()),
+                }
+            )
     return pd.DataFrame(rows)

@@ -63,9 +63,19 @@ def figure4_table(groups: pd.DataFrame, empirical_max_n: int = 2) -> pd.DataFram
         else:
             lo, hi = p.min(), p.max()
             band = "min_max"
-        rows.append(dict(case=case, N=int(n), eps=float(eps), p_value_mean=float(p.mean()),
-                         p_value_lo=float(lo), p_value_hi=float(hi), p_value_median=float(np.median(p)),
-                         n_groups=int(p.size), band=band))
+        rows.append(
+            dict(
+                case=case,
+                N=int(n),
+                eps=float(eps),
+                p_value_mean=float(p.mean()),
+                p_value_lo=float(lo),
+                p_value_hi=float(hi),
+                p_value_median=float(np.median(p)),
+                n_groups=int(p.size),
+                band=band,
+            )
+        )
     out = pd.DataFrame(rows)
     out["case"] = pd.Categorical(out["case"], CASES, ordered=True)
     return out.sort_values(["case", "N", "eps"]).reset_index(drop=True).astype({"case": str})
@@ -102,12 +112,24 @@ def density_table(per_run: pd.DataFrame) -> pd.DataFrame:
     two-sided 97.5% interval; runs without such points are left out)."""
     rows = []
     for (case, eps), d in per_run.groupby(["case", "eps"], sort=True):
-        for kind, col, cnt in (("misclassified", "density_misclassified", "n_misclassified"),
-                               ("adversarial", "density_adversarial", "n_successful")):
+        for kind, col, cnt in (
+            ("misclassified", "density_misclassified", "n_misclassified"),
+            ("adversarial", "density_adversarial", "n_successful"),
+        ):
             v = d[col].to_numpy(dtype=float)
             m, lo, hi = _mean_band(v)
-            rows.append(dict(case=case, eps=float(eps), kind=kind, mean=m, lo=lo, hi=hi,
-                             n_runs=int(np.isfinite(v).sum()), mean_count=float(d[cnt].mean())))
+            rows.append(
+                dict(
+                    case=case,
+                    eps=float(eps),
+                    kind=kind,
+                    mean=m,
+                    lo=lo,
+                    hi=hi,
+                    n_runs=int(np.isfinite(v).sum()),
+                    mean_count=float(d[cnt].mean()),
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -134,8 +156,9 @@ def histogram_table(per_run: pd.DataFrame, eps_by_case: Mapping[str, Sequence[fl
     return pd.DataFrame(rows)
 
 
-def figure8_table(groups: pd.DataFrame, panels: Sequence[tuple[str, float]], n_models: Sequence[int],
-                  bins: int) -> pd.DataFrame:
+def figure8_table(
+    groups: pd.DataFrame, panels: Sequence[tuple[str, float]], n_models: Sequence[int], bins: int
+) -> pd.DataFrame:
     """Figure 8: p-value histograms (as probability densities on [0, 1]) of the N-model
     tests for each N in ``n_models``; one panel per (case, eps) in ``panels``."""
     edges = np.linspace(0.0, 1.0, bins + 1)
@@ -150,8 +173,19 @@ def figure8_table(groups: pd.DataFrame, panels: Sequence[tuple[str, float]], n_m
             dens, _ = np.histogram(p, bins=edges, density=True)
             counts, _ = np.histogram(p, bins=edges)
             for k in range(bins):
-                rows.append(dict(panel=panel, case=case, eps=e, N=int(n), bin_lo=edges[k], bin_hi=edges[k + 1],
-                                 density=float(dens[k]), count=int(counts[k]), n_groups=int(p.size)))
+                rows.append(
+                    dict(
+                        panel=panel,
+                        case=case,
+                        eps=e,
+                        N=int(n),
+                        bin_lo=edges[k],
+                        bin_hi=edges[k + 1],
+                        density=float(dens[k]),
+                        count=int(counts[k]),
+                        n_groups=int(p.size),
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -169,8 +203,14 @@ def plot_figure4(table: pd.DataFrame) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for case, ls in (("dependent", "-"), ("independent", "--")):
         for n, d in table[table["case"] == case].groupby("N"):
-            ax.plot(d["eps"], d["p_value_mean"], ls, color=_colour(n), lw=1.6,
-                    label=f"N = {n}" if case == "dependent" else None)
+            ax.plot(
+                d["eps"],
+                d["p_value_mean"],
+                ls,
+                color=_colour(n),
+                lw=1.6,
+                label=f"N = {n}" if case == "dependent" else None,
+            )
     _eps_axis(ax)
     ax.set_ylabel("average p-value")
     ax.set_ylim(-0.02, 1.02)
@@ -204,8 +244,9 @@ def plot_figure7_pvalues(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def _band_panels(axes: np.ndarray, table: pd.DataFrame, column: str,
-                 series: Mapping[str, Mapping[str, tuple[str, str]]]) -> None:
+def _band_panels(
+    axes: np.ndarray, table: pd.DataFrame, column: str, series: Mapping[str, Mapping[str, tuple[str, str]]]
+) -> None:
     """Per case (one panel each), for every value of ``column`` in ``series[case]`` (value ->
     (label, colour)): the mean over runs against eps and its empirical interval [lo, hi]."""
     for ax, case in zip(axes, CASES):
@@ -222,8 +263,11 @@ def _band_panels(axes: np.ndarray, table: pd.DataFrame, column: str,
 def plot_risks(table: pd.DataFrame) -> plt.Figure:
     """Figure 7 row 2: R_g and R_S (and R(f) for the dependent case) with 97.5% intervals."""
     fig, axes = _two_panels("Figure 7, row 2: risk estimates (mean, empirical 97.5% interval over runs)")
-    names = {"adversarial_risk": (r"$\hat R_g(f)$", "C0"), "test_error": (r"$\hat R_S(f)$", "C1"),
-             "true_risk": (r"$R(f)$", "C2")}
+    names = {
+        "adversarial_risk": (r"$\hat R_g(f)$", "C0"),
+        "test_error": (r"$\hat R_S(f)$", "C1"),
+        "true_risk": (r"$R(f)$", "C2"),
+    }
     # the paper omits R(f) in the independent case (there R(f) ~ R_S)
     independent = {q: v for q, v in names.items() if q != "true_risk"}
     _band_panels(axes, table, "quantity", {"independent": independent, "dependent": names})
@@ -248,8 +292,7 @@ def plot_histograms(table: pd.DataFrame) -> plt.Figure:
         d = table[table["case"] == case]
         for k, (eps, e) in enumerate(d.groupby("eps")):
             edges = np.append(e["bin_lo"].to_numpy(), e["bin_hi"].to_numpy()[-1])
-            ax.stairs(e["count"].to_numpy(), edges, color=f"C{k}", lw=1.5,
-                      label=rf"$\delta(\varepsilon={eps:g})$")
+            ax.stairs(e["count"].to_numpy(), edges, color=f"C{k}", lw=1.5, label=rf"$\delta(\varepsilon={eps:g})$")
         ax.set_xlabel("p-value")
         ax.set_xlim(0, 1)
         ax.legend(fontsize=8, frameon=False)
@@ -268,8 +311,11 @@ def plot_figure8(table: pd.DataFrame) -> plt.Figure:
         for n, e in d.groupby("N"):
             edges = np.append(e["bin_lo"].to_numpy(), e["bin_hi"].to_numpy()[-1])
             ax.stairs(e["density"].to_numpy(), edges, color=_colour(n), lw=1.5, label=rf"$\delta(N={n})$")
-        ax.set_title(f"{'independent' if case == 'independent' else 'non-independent'} model, "
-                     rf"$\varepsilon={eps:g}$", fontsize=9)
+        ax.set_title(
+            f"{'independent' if case == 'independent' else 'non-independent'} model, "
+            rf"$\varepsilon={eps:g}$",
+            fontsize=9,
+        )
         ax.set_xlabel("p-value")
         ax.set_xlim(0, 1)
         ax.set_ylabel("PDF")

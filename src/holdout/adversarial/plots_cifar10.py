@@ -57,11 +57,16 @@ def plot_figure5(pvalues: pd.DataFrame, n_model: pd.DataFrame, model: str) -> tu
             g = g.sort_values("sample_size")
             ax.plot(g["sample_size"], g["p_value"], label=aeg, **_STYLE.get(aeg, {}))
             data.append(g.assign(curve="pairwise"))
-        for aeg, g in (nm.groupby("aeg", sort=False) if len(nm) else []):
+        for aeg, g in nm.groupby("aeg", sort=False) if len(nm) else []:
             g = g.sort_values("sample_size")
             n = int(g["n_models"].iloc[0])
-            ax.plot(g["sample_size"], g["p_value"], ls="--", label=f"{aeg}, {n}-model test",
-                    color=_STYLE.get(aeg, {}).get("color"))
+            ax.plot(
+                g["sample_size"],
+                g["p_value"],
+                ls="--",
+                label=f"{aeg}, {n}-model test",
+                color=_STYLE.get(aeg, {}).get("color"),
+            )
             data.append(g.assign(curve="n_model", model=f"all {n} models"))
         ax.axhline(0.05, color="k", lw=0.6, ls=":")
         ax.set_xscale("log")
@@ -75,8 +80,13 @@ def plot_figure5(pvalues: pd.DataFrame, n_model: pd.DataFrame, model: str) -> tu
         for est, colour, name in (("R_S", "tab:gray", r"$\hat R_S(f)$"), ("R_g", "tab:blue", r"$\hat R_g(f)$")):
             if len(s):
                 ax.plot(s["sample_size"], s[est], color=colour, marker="o", label=name)
-                ax.fill_between(s["sample_size"], s[f"{est}_lo"].clip(0.0, 1.0), s[f"{est}_hi"].clip(0.0, 1.0),
-                                color=colour, alpha=0.2)
+                ax.fill_between(
+                    s["sample_size"],
+                    s[f"{est}_lo"].clip(0.0, 1.0),
+                    s[f"{est}_hi"].clip(0.0, 1.0),
+                    color=colour,
+                    alpha=0.2,
+                )
         if len(s):
             ax.legend(frameon=False)
         ax.set_xscale("log")
@@ -99,8 +109,7 @@ def plot_pvalue_vs_error(pvalues: pd.DataFrame, alpha: float = 0.05) -> tuple[Fi
     for ax, split in zip(axes[0], sets):
         t = full[full["set"] == split]
         for aeg, g in t.groupby("aeg", sort=False):
-            ax.scatter(g["R_S"], g["log10_p_value"], label=aeg, s=18, alpha=0.8,
-                       **_STYLE.get(aeg, {}))
+            ax.scatter(g["R_S"], g["log10_p_value"], label=aeg, s=18, alpha=0.8, **_STYLE.get(aeg, {}))
         ax.axhline(np.log10(alpha), color="k", lw=0.6, ls=":", label=f"p = {alpha:g}")
         ax.set_xlabel(f"error on the {_SET_TITLE[split]} " + r"($\hat R_S$)")
         ax.set_ylabel(r"$\log_{10}$ p-value")

@@ -6,7 +6,6 @@ Every plotted value comes from the table of
 
 from __future__ import annotations
 
-
 import matplotlib
 
 matplotlib.use("Agg")

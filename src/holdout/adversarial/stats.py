@@ -55,9 +55,7 @@ def _check_losses(arr: np.ndarray, name: str) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values")
     if arr.min() < 0.0 or arr.max() > 1.0:
-        raise ValueError(
-            f"{name} must be zero-one losses in [0, 1], got values in [{arr.min():g}, {arr.max():g}]"
-        )
+        raise ValueError(f"{name} must be zero-one losses in [0, 1], got values in [{arr.min():g}, {arr.max():g}]")
     return arr
 
 
@@ -112,7 +110,6 @@ def weighted_adversarial_losses(adv_losses: object, densities: object) -> np.nda
 def empirical_error(losses: object) -> float:
     """Empirical test error R_S(f) = (1/m) sum_i L(f, X_i) (Sec. 2)."""
     return float(np.mean(_check_losses(_as_1d(losses, "losses"), "losses")))
-
 
 
 def adversarial_risk(adv_losses: object, densities: object) -> float:
@@ -246,9 +243,7 @@ def _check_range(t: np.ndarray, U: float, expected_range: tuple[float, float] | 
         )
 
 
-def pairwise_test(
-    t: object, U: float, expected_range: tuple[float, float] | None = None
-) -> OverfittingTestResult:
+def pairwise_test(t: object, U: float, expected_range: tuple[float, float] | None = None) -> OverfittingTestResult:
     """Pairwise independence test of Sec. 3.2: reject (H) when |T_{S,g}| > B(m, sigma_T^2, delta, U)
     (eq. 6); the p-value is the delta of eq. (7), capped at 1.
 

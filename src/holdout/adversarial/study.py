@@ -38,8 +38,7 @@ PAPER_EPS6_MEDIAN_P = 0.6385
 #: Appendix A.3: the N-model test's p-values at eps = 6 (N = 25: four groups; N = 100: one)
 PAPER_EPS6_N_MODEL_P = ((25, "0.1851, 0.1599, 0.0661, 0.1941"), (100, 0.1153))
 #: the columns of figure4.csv
-FIGURE4_COLUMNS = ["case", "N", "eps", "p_value_mean", "p_value_lo", "p_value_hi", "p_value_median", "n_groups",
-                   "band"]
+FIGURE4_COLUMNS = ["case", "N", "eps", "p_value_mean", "p_value_lo", "p_value_hi", "p_value_median", "n_groups", "band"]
 
 
 def synthetic_figure_tables(
@@ -49,8 +48,10 @@ def synthetic_figure_tables(
     densities, histograms, figure8. ``cfg`` is the ``adversarial`` config section; the histograms and
     Figure 8 show the configured eps (the paper's own, eps = 6 for the intermediate regime)."""
     bins = int(cfg["histogram_bins"])
-    hist_eps = {"independent": cfg["histogram_eps"]["independent"],
-                "dependent": sorted(float(e) for e in cfg["histogram_eps"]["dependent"])}
+    hist_eps = {
+        "independent": cfg["histogram_eps"]["independent"],
+        "dependent": sorted(float(e) for e in cfg["histogram_eps"]["dependent"]),
+    }
     f8cfg = cfg["figure8"]
     panels = [("independent", float(f8cfg["eps_independent"]))]
     panels += [("dependent", float(e)) for e in sorted(f8cfg["eps_dependent"])]
@@ -64,8 +65,12 @@ def synthetic_figure_tables(
 
 
 def paper_comparison(
-    training: pd.DataFrame, figure4: pd.DataFrame, per_run: pd.DataFrame, groups: pd.DataFrame,
-    eps_dependent: Sequence[float], alpha: float = 0.05,
+    training: pd.DataFrame,
+    figure4: pd.DataFrame,
+    per_run: pd.DataFrame,
+    groups: pd.DataFrame,
+    eps_dependent: Sequence[float],
+    alpha: float = 0.05,
 ) -> pd.DataFrame:
     """The numbers the paper prints (Appendix A.2-A.3) beside ours: columns quantity, paper, ours, note.
 
@@ -80,36 +85,72 @@ def paper_comparison(
         rows.append({"quantity": quantity, "paper": paper, "ours": ours, "note": note})
 
     for case, d in training.groupby("case"):
-        add(f"{case}: final penalized training loss (mean over runs)",
-            0.25 if case == "dependent" else 0.0, d.train_loss.mean(), "paper: 0 (independent), 0.25 (dependent)")
+        add(
+            f"{case}: final penalized training loss (mean over runs)",
+            0.25 if case == "dependent" else 0.0,
+            d.train_loss.mean(),
+            "paper: 0 (independent), 0.25 (dependent)",
+        )
         add(f"{case}: training accuracy (min over runs)", 1.0, d.train_accuracy.min())
-        add(f"{case}: true risk R(f) (mean over runs)", 0.5 if case == "dependent" else np.nan, d.true_risk.mean(),
-            "paper: R(f) ~ 1/2 in the dependent case")
-    add("independent: smallest average p-value over all eps and N", np.nan,
-        figure4[figure4.case == "independent"].p_value_mean.min(), "paper: average p-value very close to 1 at every eps")
+        add(
+            f"{case}: true risk R(f) (mean over runs)",
+            0.5 if case == "dependent" else np.nan,
+            d.true_risk.mean(),
+            "paper: R(f) ~ 1/2 in the dependent case",
+        )
+    add(
+        "independent: smallest average p-value over all eps and N",
+        np.nan,
+        figure4[figure4.case == "independent"].p_value_mean.min(),
+        "paper: average p-value very close to 1 at every eps",
+    )
     dep = per_run[per_run.case == "dependent"]
     in_range = dep[(dep.eps >= 10) & (dep.eps <= 50)]
     if len(in_range):
-        add("dependent, 10 <= eps <= 50: largest single-run p-value", np.nan, in_range.p_value.max(),
-            "paper: rejected at confidence ~100% for 10 <= eps <= 50")
-    add("dependent: largest eps below the rejection range with mean single-run p-value >= 0.5", np.nan,
-        transition["last_accepting_eps"], "paper: single-run mean 0.5984 at eps = 6 (intermediate regime)")
-    add("dependent: smallest eps with mean single-run p-value < 0.05", np.nan, transition["first_rejecting_eps"],
-        "paper: rejected at confidence ~100% for 10 <= eps <= 50")
+        add(
+            "dependent, 10 <= eps <= 50: largest single-run p-value",
+            np.nan,
+            in_range.p_value.max(),
+            "paper: rejected at confidence ~100% for 10 <= eps <= 50",
+        )
+    add(
+        "dependent: largest eps below the rejection range with mean single-run p-value >= 0.5",
+        np.nan,
+        transition["last_accepting_eps"],
+        "paper: single-run mean 0.5984 at eps = 6 (intermediate regime)",
+    )
+    add(
+        "dependent: smallest eps with mean single-run p-value < 0.05",
+        np.nan,
+        transition["first_rejecting_eps"],
+        "paper: rejected at confidence ~100% for 10 <= eps <= 50",
+    )
     for eps in sorted({float(e) for e in eps_dependent}):
         at = groups[(groups.case == "dependent") & np.isclose(groups.eps, eps)]
         if not len(at):
             continue
         single = at[at.N == 1].p_value
-        add(f"dependent, eps = {eps:g}: mean single-run p-value (N = 1)", PAPER_EPS6_MEAN_P, single.mean(),
-            "paper at eps = 6")
-        add(f"dependent, eps = {eps:g}: median single-run p-value (N = 1)", PAPER_EPS6_MEDIAN_P,
-            float(np.median(single)), "paper at eps = 6")
+        add(
+            f"dependent, eps = {eps:g}: mean single-run p-value (N = 1)",
+            PAPER_EPS6_MEAN_P,
+            single.mean(),
+            "paper at eps = 6",
+        )
+        add(
+            f"dependent, eps = {eps:g}: median single-run p-value (N = 1)",
+            PAPER_EPS6_MEDIAN_P,
+            float(np.median(single)),
+            "paper at eps = 6",
+        )
         for n, paper in PAPER_EPS6_N_MODEL_P:
             v = at[at.N == n].p_value
             if len(v):
-                add(f"dependent, eps = {eps:g}: N = {n} p-value(s)", paper, ", ".join(f"{p:.4f}" for p in v),
-                    "paper at eps = 6")
+                add(
+                    f"dependent, eps = {eps:g}: N = {n} p-value(s)",
+                    paper,
+                    ", ".join(f"{p:.4f}" for p in v),
+                    "paper at eps = 6",
+                )
     return pd.DataFrame(rows)
 
 
@@ -130,18 +171,34 @@ class CaseRuns:
     def training_frame(self) -> pd.DataFrame:
         """One row per run (``training.csv``)."""
         m = self.models
-        return pd.DataFrame({
-            "case": self.case, "run": np.arange(len(self.run_seeds)), "seed": self.run_seeds,
-            "train_loss": m.train_loss, "train_accuracy": m.train_accuracy, "test_error": self.test_error,
-            "true_risk": self.true_risk, "w1": m.w[:, 0], "w_norm": np.linalg.norm(m.w, axis=1), "b": m.b,
-        })
+        return pd.DataFrame(
+            {
+                "case": self.case,
+                "run": np.arange(len(self.run_seeds)),
+                "seed": self.run_seeds,
+                "train_loss": m.train_loss,
+                "train_accuracy": m.train_accuracy,
+                "test_error": self.test_error,
+                "true_risk": self.true_risk,
+                "w1": m.w[:, 0],
+                "w_norm": np.linalg.norm(m.w, axis=1),
+                "b": m.b,
+            }
+        )
 
     def save(self, test_set: str | Path, models: str | Path, training: str | Path) -> None:
         """Write the test set and the models (NPZ) and :meth:`training_frame` (CSV)."""
         np.savez(test_set, x=self.x_test, y=self.y_test, seed=self.test_seed)
         m = self.models
-        np.savez(models, w=m.w, b=m.b, seeds=np.asarray(self.run_seeds, dtype=np.int64),
-                 train_loss=m.train_loss, train_accuracy=m.train_accuracy, true_risk=self.true_risk)
+        np.savez(
+            models,
+            w=m.w,
+            b=m.b,
+            seeds=np.asarray(self.run_seeds, dtype=np.int64),
+            train_loss=m.train_loss,
+            train_accuracy=m.train_accuracy,
+            true_risk=self.true_risk,
+        )
         self.training_frame().to_csv(training, index=False)
 
 
@@ -156,12 +213,23 @@ def train_case(cfg: Mapping[str, Any], case: str, threads: int, log: logging.Log
     log.info("case %s: %d runs, test set %d, %s", case, n_runs, m_test, train)
     x_test, y_test = syn.sample_mixture(spec, m_test, np.random.default_rng(test_seed))
     x, y = syn.make_training_sets(
-        spec, case, n_runs, int(cfg["n_train"]), run_seeds, x_test, y_test,
-        dependent_train_fraction=float(cfg["dependent_train_fraction"]), dependent_mode=str(cfg["dependent_mode"]),
+        spec,
+        case,
+        n_runs,
+        int(cfg["n_train"]),
+        run_seeds,
+        x_test,
+        y_test,
+        dependent_train_fraction=float(cfg["dependent_train_fraction"]),
+        dependent_mode=str(cfg["dependent_mode"]),
     )
     log.info("training sets: %s; batched training (%d runs x %d steps)", x.shape, n_runs, train.steps)
     models = syn.train_linear_batched(
-        x, y, train, run_seeds, threads=threads,
+        x,
+        y,
+        train,
+        run_seeds,
+        threads=threads,
         progress=lambda step, loss: log.info("step %d: mean batch logistic loss %.4g", step, loss),
         progress_every=max(1, train.steps // 10),
     )

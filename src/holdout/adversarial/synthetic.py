@@ -48,7 +48,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import special, stats as sps
+from scipy import special
+from scipy import stats as sps
 
 from holdout.adversarial.stats import bernstein_p_value
 
@@ -276,7 +277,7 @@ def train_linear_batched(
     width = dim + 1
     padded = -(-width // 16) * 16
 
-    def arrange(order: np.ndarray) -> tuple["torch.Tensor", "torch.Tensor"]:
+    def arrange(order: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         xo = np.zeros((n_runs, n, padded), dtype=spec.dtype)
         xo[:, :, :dim] = np.take_along_axis(x, order[:, :, None], axis=1)
         xo[:, :, dim] = 1.0
@@ -388,8 +389,9 @@ class AttackEvaluation:
     t: np.ndarray
 
 
-def _shift_log_ratio(spec: Mixture, sqnorm: np.ndarray, x1: np.ndarray, s: np.ndarray,
-                     u1: np.ndarray, d: np.ndarray) -> np.ndarray:
+def _shift_log_ratio(
+    spec: Mixture, sqnorm: np.ndarray, x1: np.ndarray, s: np.ndarray, u1: np.ndarray, d: np.ndarray
+) -> np.ndarray:
     """ln rho(x + d u) - ln rho(x) for a unit direction u (s = u.x, u1 = u_1) and shift d,
     in exact difference form: ||x + d u||^2 - ||x||^2 = 2 d s + d^2, x_1 moves by d u_1.
     -inf where x + d u falls in the margin; x itself must lie in the support."""
@@ -427,7 +429,7 @@ def attack(
     if not eps >= 0:
         raise ValueError(f"eps must be >= 0, got {eps}")
     ybar = np.broadcast_to(y, z.shape)
-    loss = (ybar * z <= 0)
+    loss = ybar * z <= 0
     x1_adv = x1 - eps * ybar * u1
     moved = (~loss) & (ybar * x1_adv > 0)  # f*(x') = f*(x) = y
     z_adv = z - eps * ybar * wnorm
@@ -446,9 +448,7 @@ def attack(
         h_mis = np.where(maps_here, special.expit(-lr_pre), 1.0)
         density = np.where(loss, h_mis, density)
     t = np.where(adv_loss, np.nan_to_num(density), 0.0) - loss
-    return AttackEvaluation(
-        loss=loss, adv_loss=adv_loss, density=density, moved=moved, successful=successful, t=t
-    )
+    return AttackEvaluation(loss=loss, adv_loss=adv_loss, density=density, moved=moved, successful=successful, t=t)
 
 
 def evaluate_attack(
@@ -463,9 +463,15 @@ def evaluate_attack(
         raise ValueError("a model has w = 0: the attack direction w/||w|| is undefined")
     u = w / wnorm[:, None]
     return attack(
-        spec, eps, np.asarray(y, dtype=np.float64),
-        np.einsum("md,md->m", x, x), x[:, 0], u @ x.T, w @ x.T + b[:, None],
-        u[:, :1], wnorm[:, None],
+        spec,
+        eps,
+        np.asarray(y, dtype=np.float64),
+        np.einsum("md,md->m", x, x),
+        x[:, 0],
+        u @ x.T,
+        w @ x.T + b[:, None],
+        u[:, :1],
+        wnorm[:, None],
     )
 
 
@@ -506,7 +512,7 @@ def evaluate_grid(
     U: float = 2.0,
     *,
     progress: Callable[[float], None] | None = None,
-) -> tuple["pd.DataFrame", "pd.DataFrame"]:
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Attack R models sharing the test set (x, y) at every eps and run the tests.
 
     Returns two tables:
@@ -557,14 +563,19 @@ def evaluate_grid(
             res = pairwise_test(ev.t[r], U)
             rows.append(
                 dict(
-                    eps=float(eps), run=r,
+                    eps=float(eps),
+                    run=r,
                     test_error=float(ev.loss[r].mean()),
                     adversarial_error=float(ev.adv_loss[r].mean()),
                     adversarial_risk=float(weighted[r].mean()),
-                    statistic=res.statistic, variance=res.variance,
-                    p_value=res.p_value, log_p_value=res.log_p_value,
-                    n_misclassified=int(n_mis[r]), density_misclassified=float(d_mis[r]),
-                    n_successful=int(n_suc[r]), density_adversarial=float(d_suc[r]),
+                    statistic=res.statistic,
+                    variance=res.variance,
+                    p_value=res.p_value,
+                    log_p_value=res.log_p_value,
+                    n_misclassified=int(n_mis[r]),
+                    density_misclassified=float(d_mis[r]),
+                    n_successful=int(n_suc[r]),
+                    density_adversarial=float(d_suc[r]),
                 )
             )
         for n in n_models:
@@ -572,8 +583,14 @@ def evaluate_grid(
             for g in range(n_runs // n):
                 res = n_model_test(ev.t[g * n : (g + 1) * n], U)
                 group_rows.append(
-                    dict(eps=float(eps), N=n, group=g, p_value=res.p_value,
-                         log_p_value=res.log_p_value, statistic=res.statistic)
+                    dict(
+                        eps=float(eps),
+                        N=n,
+                        group=g,
+                        p_value=res.p_value,
+                        log_p_value=res.log_p_value,
+                        statistic=res.statistic,
+                    )
                 )
         if progress is not None:
             progress(float(eps))
@@ -588,8 +605,7 @@ CASES = ("independent", "dependent")
 
 def mixture_from_config(cfg: dict) -> Mixture:
     """The data distribution from the ``adversarial.synthetic`` config section."""
-    return Mixture(dim=int(cfg["dim"]), mean=float(cfg["mean"]), std=float(cfg["std"]),
-                   margin=float(cfg["margin"]))
+    return Mixture(dim=int(cfg["dim"]), mean=float(cfg["mean"]), std=float(cfg["std"]), margin=float(cfg["margin"]))
 
 
 def train_spec_from_config(cfg: dict, case: str) -> TrainSpec:
@@ -605,9 +621,11 @@ def train_spec_from_config(cfg: dict, case: str) -> TrainSpec:
         accumulator_init=float(r.get("accumulator_init", 1.0)),
     )
     return TrainSpec(
-        steps=int(cfg["steps"]), batch_size=int(cfg["batch_size"]),
+        steps=int(cfg["steps"]),
+        batch_size=int(cfg["batch_size"]),
         penalty=float(cfg["penalty_dependent"]) if case == "dependent" else 0.0,
-        optimizer=opt, init=str(cfg.get("init", "glorot_uniform")),
+        optimizer=opt,
+        init=str(cfg.get("init", "glorot_uniform")),
         reshuffle_each_epoch=bool(cfg.get("reshuffle_each_epoch", False)),
         dtype=str(cfg.get("dtype", "float32")),
     )
@@ -648,7 +666,7 @@ def find_eps(grid: np.ndarray, eps: float, key: str) -> float:
     return float(grid[hit[0]])
 
 
-def dependent_transition(groups: "pd.DataFrame", alpha: float = 0.05) -> dict[str, float]:
+def dependent_transition(groups: pd.DataFrame, alpha: float = 0.05) -> dict[str, float]:
     """Where the dependent case's single runs switch from accepting to rejecting (Appendix A.3):
     ``first_rejecting_eps``, the smallest eps whose mean single-run (N = 1) p-value is below
     ``alpha``; ``last_accepting_eps``, the largest smaller eps whose mean p-value is >= 0.5

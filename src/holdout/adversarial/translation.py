@@ -355,9 +355,7 @@ class _WindowCache:
             )
         y = self.labels_t[torch.as_tensor(i, device=self.labels_t.device)]
         if int(y.max()) >= logits.shape[1]:
-            raise ValueError(
-                f"a label ({int(y.max())}) is out of range for a model with {logits.shape[1]} classes"
-            )
+            raise ValueError(f"a label ({int(y.max())}) is out of range for a model with {logits.shape[1]} classes")
         top_val = logits.max(dim=1).values
         pred = logits.argmax(dim=1)  # the first maximal logit on ties
         own = logits.gather(1, y[:, None])[:, 0]
@@ -477,8 +475,19 @@ def translation_attacks(
 
     with torch.no_grad():
         return _translation_attacks(
-            model, canvases, labels, window=window, eps=eps, norm=norm, origins=origins,
-            attacks=attacks, seed=seed, indices=indices, batch_size=batch_size, device=device, log=log,
+            model,
+            canvases,
+            labels,
+            window=window,
+            eps=eps,
+            norm=norm,
+            origins=origins,
+            attacks=attacks,
+            seed=seed,
+            indices=indices,
+            batch_size=batch_size,
+            device=device,
+            log=log,
         )
 
 
@@ -559,8 +568,9 @@ def _stage_c(cache: _WindowCache, attacks, V: TranslationSet, targets, adv) -> i
     return cache.ensure(np.concatenate(need_img), np.concatenate(need_pos))
 
 
-def _outcome(cache: _WindowCache, a: str, V: TranslationSet, target: np.ndarray, adv: np.ndarray,
-             losses: np.ndarray) -> AttackOutcome:
+def _outcome(
+    cache: _WindowCache, a: str, V: TranslationSet, target: np.ndarray, adv: np.ndarray, losses: np.ndarray
+) -> AttackOutcome:
     """The densities of eqs. (8) (deterministic attacks: how many neighbours the attack maps onto
     the adversarial point) and (9) (random attacks: the chance of landing there) of one attack."""
     nV = len(V)
@@ -583,12 +593,14 @@ def _outcome(cache: _WindowCache, a: str, V: TranslationSet, target: np.ndarray,
     return AttackOutcome(attack=a, offsets=target, adv_losses=adv, n_neighbours=count, densities=dens)
 
 
-def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins, attacks, seed,
-                         indices, batch_size, device, log) -> TranslationAttackResult:
+def _translation_attacks(
+    model, canvases, labels, *, window, eps, norm, origins, attacks, seed, indices, batch_size, device, log
+) -> TranslationAttackResult:
     import torch
 
     attacks, V, canv, labels, orig, idx, hw = _check_inputs(
-        canvases, labels, window, eps, norm, origins, attacks, indices, batch_size)
+        canvases, labels, window, eps, norm, origins, attacks, indices, batch_size
+    )
     n = len(canv)
     if device is None:
         param = next(iter(model.parameters()), None)
@@ -612,8 +624,24 @@ def _translation_attacks(model, canvases, labels, *, window, eps, norm, origins,
         log.info(
             "translation attacks on %d images (eps=%g, %s-norm, |V|=%d): %d forward passes "
             "(stage A %d, B %d, C %d; %.1f per image) in %d batches, %.2f s",
-            n, V.eps, V.norm, len(V), n_a + n_b + n_c, n_a, n_b, n_c,
-            (n_a + n_b + n_c) / max(n, 1), cache.calls, time.perf_counter() - t0,
+            n,
+            V.eps,
+            V.norm,
+            len(V),
+            n_a + n_b + n_c,
+            n_a,
+            n_b,
+            n_c,
+            (n_a + n_b + n_c) / max(n, 1),
+            cache.calls,
+            time.perf_counter() - t0,
         )
-    return TranslationAttackResult(labels=labels, losses=losses, outcomes=outcomes, forward_passes=forward,
-                                   indices=idx, translations=V, seed=int(seed))
+    return TranslationAttackResult(
+        labels=labels,
+        losses=losses,
+        outcomes=outcomes,
+        forward_passes=forward,
+        indices=idx,
+        translations=V,
+        seed=int(seed),
+    )

@@ -44,26 +44,39 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--delta", type=float, default=0.05, help="failure probability of the bounds, in (0, 1)")
     p.add_argument("--alpha", type=float, default=0.05, help="1 - confidence of the Clopper-Pearson intervals")
     p.add_argument("--band-level", type=float, default=0.95, help="confidence level of the linear fit's band")
-    p.add_argument("--rvw-description", help="description file (holdout.rvw format) of how the selected model "
-                   "was made, for Rip van Winkle's Razor")
-    p.add_argument("--search-size", type=int, help="the selected model is the best of a search over a grid of G "
-                   "configurations: adds ceil(log2 G) bits")
+    p.add_argument(
+        "--rvw-description",
+        help="description file (holdout.rvw format) of how the selected model was made, for Rip van Winkle's Razor",
+    )
+    p.add_argument(
+        "--search-size",
+        type=int,
+        help="the selected model is the best of a search over a grid of G configurations: adds ceil(log2 G) bits",
+    )
     p.add_argument("--rvw-C", type=float, default=5000.0, help="largest description length covered (bits)")
     p.add_argument("--selected", help="model the RvW bound is for (default: the most accurate)")
     p.add_argument("--model-names", type=_names, help="comma-separated model names for .npy predictions")
     p.add_argument("--num-classes", type=int, help="number of classes (default: largest label or prediction + 1)")
-    p.add_argument("--lenses", type=_names, default=",".join(LENSES),
-                   help="comma-separated lenses to run, from: " + ",".join(LENSES))
+    p.add_argument(
+        "--lenses",
+        type=_names,
+        default=",".join(LENSES),
+        help="comma-separated lenses to run, from: " + ",".join(LENSES),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """``holdout`` with its ``audit`` subcommand (every option's default shown in --help)."""
     parser = argparse.ArgumentParser(prog="holdout", description="holdout: audits of test-set reuse.")
     sub = parser.add_subparsers(dest="command", required=True)
-    audit = sub.add_parser("audit", formatter_class=_Defaults, epilog=EPILOG,
-                           help="every lens of the four papers on your own models, in one report",
-                           description="How much can you trust your test accuracies after all the evaluations "
-                           "you made, and is there evidence that you overfit the test set?")
+    audit = sub.add_parser(
+        "audit",
+        formatter_class=_Defaults,
+        epilog=EPILOG,
+        help="every lens of the four papers on your own models, in one report",
+        description="How much can you trust your test accuracies after all the evaluations "
+        "you made, and is there evidence that you overfit the test set?",
+    )
     _add_audit_arguments(audit)
     return parser
 
@@ -72,19 +85,28 @@ def _audit(args: argparse.Namespace) -> dict[str, object]:
     bits, detail = (None, "")
     if args.rvw_description is not None or args.search_size is not None:
         bits, detail = selection_bits(args.rvw_description, args.search_size)
-    options = AuditOptions(eps=args.eps, delta=args.delta, alpha=args.alpha, band_level=args.band_level,
-                           lenses=tuple(_names(args.lenses) if isinstance(args.lenses, str) else args.lenses), rvw_bits=bits, rvw_detail=detail, rvw_C=args.rvw_C,
-                           selected=args.selected)
-    preds = load_audit_predictions(args.predictions, args.labels, model_names=args.model_names,
-                                   num_classes=args.num_classes)
+    options = AuditOptions(
+        eps=args.eps,
+        delta=args.delta,
+        alpha=args.alpha,
+        band_level=args.band_level,
+        lenses=tuple(_names(args.lenses) if isinstance(args.lenses, str) else args.lenses),
+        rvw_bits=bits,
+        rvw_detail=detail,
+        rvw_C=args.rvw_C,
+        selected=args.selected,
+    )
+    preds = load_audit_predictions(
+        args.predictions, args.labels, model_names=args.model_names, num_classes=args.num_classes
+    )
     new = None
     if args.new_predictions is not None:
-        new = load_audit_predictions(args.new_predictions, args.new_labels, model_names=args.model_names,
-                                     num_classes=args.num_classes)
+        new = load_audit_predictions(
+            args.new_predictions, args.new_labels, model_names=args.model_names, num_classes=args.num_classes
+        )
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
-    result = run_audit(preds, options, source=str(args.predictions), new=new,
-                       new_source=str(args.new_predictions))
+    result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     return write_audit(result, args.out)
 
 

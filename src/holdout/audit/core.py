@@ -112,8 +112,9 @@ def load_audit_predictions(
             return preds
         if labels is None:
             raise AuditError(f"{path}: labels are needed for .csv / .npy predictions (pass --labels)")
-        return convert_user_predictions(path, labels, test_set=test_set or path.stem,
-                                        model_names=model_names, num_classes=num_classes)
+        return convert_user_predictions(
+            path, labels, test_set=test_set or path.stem, model_names=model_names, num_classes=num_classes
+        )
     except (DataError, PredictionsError) as exc:
         raise AuditError(str(exc)) from None
 
@@ -123,8 +124,9 @@ def align_models(original: Predictions, new: Predictions, source: str) -> Predic
     missing = [m for m in original.model_names if m not in new.model_names]
     extra = [m for m in new.model_names if m not in original.model_names]
     if missing or extra:
-        raise AuditError(f"{source}: model names differ from the original predictions "
-                         f"(missing {missing[:5]}, extra {extra[:5]})")
+        raise AuditError(
+            f"{source}: model names differ from the original predictions (missing {missing[:5]}, extra {extra[:5]})"
+        )
     return new.subset(list(original.model_names))
 
 
@@ -164,8 +166,7 @@ class NewSetLens:
         return float(self.table["gap"].mean())
 
 
-def new_set_lens(original: Predictions, new: Predictions, alpha: float = 0.05,
-                 band_level: float = 0.95) -> NewSetLens:
+def new_set_lens(original: Predictions, new: Predictions, alpha: float = 0.05, band_level: float = 0.95) -> NewSetLens:
     """Gap, Delta rank, error ratio per model and the linear fit with its band (K >= 3 for the fit)."""
     t1 = table1(accuracy_table(original, alpha), accuracy_table(new, alpha))
     t1["error_ratio"] = table4(t1)["error_ratio"].to_numpy()
@@ -207,8 +208,14 @@ def similarity_lens(preds: Predictions, etas: Sequence[float], source: str = "pr
     mu = errors.mean(axis=1)
     iu, ju = np.triu_indices(preds.num_models, k=1)
     names = np.asarray(preds.model_names)
-    pairs = pd.DataFrame({"model_i": names[iu], "model_j": names[ju], "similarity": upper_pairs(sim),
-                          "independent": upper_pairs(independent_similarity(mu))})
+    pairs = pd.DataFrame(
+        {
+            "model_i": names[iu],
+            "model_j": names[ju],
+            "similarity": upper_pairs(sim),
+            "independent": upper_pairs(independent_similarity(mu)),
+        }
+    )
     etas = np.asarray(etas, dtype=float)
     covering = pd.DataFrame({"eta": etas, "covering_number": covering_numbers(sim, mu, etas)})
     frac = difficulty_distribution(errors)
@@ -252,15 +259,19 @@ class BoundsLens:
     def covered_by(self) -> str:
         """The weakest bound that still covers the K models used: 'union', 'similarity',
         'naive-Bayes' or 'none'."""
-        for name, k in (("union", self.union_k), ("similarity", self.similarity_k),
-                        ("naive-Bayes", self.naive_bayes_k)):
+        for name, k in (
+            ("union", self.union_k),
+            ("similarity", self.similarity_k),
+            ("naive-Bayes", self.naive_bayes_k),
+        ):
             if k is not None and self.models_used <= k:
                 return name
         return "none"
 
 
-def bounds_lens(n: int, mean_accuracy: float, mean_similarity: float, eps: float, delta: float,
-                models_used: int) -> BoundsLens:
+def bounds_lens(
+    n: int, mean_accuracy: float, mean_similarity: float, eps: float, delta: float, models_used: int
+) -> BoundsLens:
     """Mania et al. Sec. 5: k such that k models with this error and similarity are all estimated
     within eps with probability 1 - delta on n points, under bounds (2), (3)+(8) and (A1)."""
     eps, delta = check_open_unit("eps", eps), check_open_unit("delta", delta)
@@ -327,8 +338,15 @@ class RvwLens:
         return self.bound - self.test_error
 
 
-def rvw_lens(accuracy: pd.DataFrame, bits: int, bits_detail: str, *, C: float = 5000,
-             delta: float = 0.05, selected: str | None = None) -> RvwLens:
+def rvw_lens(
+    accuracy: pd.DataFrame,
+    bits: int,
+    bits_detail: str,
+    *,
+    C: float = 5000,
+    delta: float = 0.05,
+    selected: str | None = None,
+) -> RvwLens:
     """RvW bound for ``selected`` (default: the most accurate row of :func:`accuracy_lens`)."""
     delta = check_open_unit("delta", delta)
     if bits > C:

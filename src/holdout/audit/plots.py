@@ -28,9 +28,16 @@ def plot_accuracies(acc: pd.DataFrame, title: str, max_models: int = 40) -> Figu
     shown = acc.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
     fig, ax = plt.subplots(figsize=(5.6, 1.2 + 0.22 * len(shown)))
-    ax.errorbar(shown["accuracy"], y,
-                xerr=[shown["accuracy"] - shown["ci_low"], shown["ci_high"] - shown["accuracy"]],
-                fmt="o", ms=3.5, color=POINTS, elinewidth=1, capsize=2)
+    ax.errorbar(
+        shown["accuracy"],
+        y,
+        xerr=[shown["accuracy"] - shown["ci_low"], shown["ci_high"] - shown["accuracy"]],
+        fmt="o",
+        ms=3.5,
+        color=POINTS,
+        elinewidth=1,
+        capsize=2,
+    )
     ax.set_yticks(y, shown["model"], fontsize=7 if len(shown) > 20 else 8)
     ax.set_xlabel("Test accuracy (%), 95% Clopper-Pearson interval")
     more = f" (best {max_models} of {len(acc)})" if len(acc) > max_models else ""
@@ -40,9 +47,16 @@ def plot_accuracies(acc: pd.DataFrame, title: str, max_models: int = 40) -> Figu
     return fig
 
 
-def plot_new_vs_original(points: pd.DataFrame, band: pd.DataFrame | None, *, title: str,
-                         xlabel: str = "Original test accuracy (%)", ylabel: str = "New test accuracy (%)",
-                         band_level: float = 0.95, groups: pd.Series | None = None) -> Figure:
+def plot_new_vs_original(
+    points: pd.DataFrame,
+    band: pd.DataFrame | None,
+    *,
+    title: str,
+    xlabel: str = "Original test accuracy (%)",
+    ylabel: str = "New test accuracy (%)",
+    band_level: float = 0.95,
+    groups: pd.Series | None = None,
+) -> Figure:
     """Recht et al. Figure 2 for any pair of test sets: new vs original accuracy with interval bars,
     the least-squares line and its band, and y = x.
 
@@ -55,17 +69,36 @@ def plot_new_vs_original(points: pd.DataFrame, band: pd.DataFrame | None, *, tit
     lo_y = max(0.0, points["new_ci_low"].min() - 2)
     ax.plot([lo_x, 100], [lo_x, 100], ls="--", color="0.35", lw=1, label="y = x")
     if band is not None:
-        ax.fill_between(band["x"], band["band_low"], band["band_high"], color=LINE, alpha=0.2, lw=0,
-                        label=f"{100 * band_level:.0f}% confidence band")
+        ax.fill_between(
+            band["x"],
+            band["band_low"],
+            band["band_high"],
+            color=LINE,
+            alpha=0.2,
+            lw=0,
+            label=f"{100 * band_level:.0f}% confidence band",
+        )
         ax.plot(band["x"], band["fit"], color=LINE, lw=1.5, label="Linear fit")
-    labels = pd.Series(["Model accuracy (95% Clopper-Pearson)"] * len(points), index=points.index) \
-        if groups is None else groups
+    labels = (
+        pd.Series(["Model accuracy (95% Clopper-Pearson)"] * len(points), index=points.index)
+        if groups is None
+        else groups
+    )
     for i, (name, part) in enumerate(points.groupby(labels.to_numpy(), sort=False)):
         colour = POINTS if i == 0 else f"C{i + 1}"
-        ax.errorbar(part["orig_accuracy"], part["new_accuracy"],
-                    xerr=[part["orig_accuracy"] - part["orig_ci_low"], part["orig_ci_high"] - part["orig_accuracy"]],
-                    yerr=[part["new_accuracy"] - part["new_ci_low"], part["new_ci_high"] - part["new_accuracy"]],
-                    fmt="o", ms=3.5, color=colour, ecolor=colour, elinewidth=0.8, capsize=0, label=name)
+        ax.errorbar(
+            part["orig_accuracy"],
+            part["new_accuracy"],
+            xerr=[part["orig_accuracy"] - part["orig_ci_low"], part["orig_ci_high"] - part["orig_accuracy"]],
+            yerr=[part["new_accuracy"] - part["new_ci_low"], part["new_ci_high"] - part["new_accuracy"]],
+            fmt="o",
+            ms=3.5,
+            color=colour,
+            ecolor=colour,
+            elinewidth=0.8,
+            capsize=0,
+            label=name,
+        )
     hi = max(points["orig_ci_high"].max(), points["new_ci_high"].max())
     ax.set_xlim(lo_x, min(100, points["orig_ci_high"].max() + 2))
     ax.set_ylim(lo_y, min(100, hi + 2))

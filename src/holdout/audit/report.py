@@ -19,7 +19,8 @@ padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.6em;margin-bottom:.2em} h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
 .meta{color:#555} .verdict{background:#f3f6fa;border-left:4px solid #1f77b4;padding:.6em 1em;margin:.8em 0}
 .note{color:#8a5a00} img{max-width:100%;height:auto;display:block;margin:.6em 0}
-table{border-collapse:collapse;font-size:.85em;margin:.6em 0} td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
+table{border-collapse:collapse;font-size:.85em;margin:.6em 0}
+td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
 th{background:#f4f4f4} td:first-child{text-align:left} .figs{display:flex;flex-wrap:wrap;gap:1em}
 .figs img{max-width:470px}
 """
@@ -28,10 +29,18 @@ th{background:#f4f4f4} td:first-child{text-align:left} .figs{display:flex;flex-w
 SECTIONS = (
     ("accuracy", "Accuracy with exact intervals", "Recht et al. (2018), Sec. 3.2", ("accuracy",)),
     ("new", "A newer test set", "Recht et al. (2018), Table 1, Table 4, Eq. 3, Figure 2", ("new_vs_original",)),
-    ("similarity", "Model similarity", "Mania et al. (2019), Sec. 5.1, Fig. 1a, Fig. 4, Definition 1",
-     ("similarity_pairs", "difficulty", "covering_numbers")),
-    ("bounds", "How many models this test set supports", "Mania et al. (2019), bounds (2), (3)+(8), (A1)",
-     ("testable_models",)),
+    (
+        "similarity",
+        "Model similarity",
+        "Mania et al. (2019), Sec. 5.1, Fig. 1a, Fig. 4, Definition 1",
+        ("similarity_pairs", "difficulty", "covering_numbers"),
+    ),
+    (
+        "bounds",
+        "How many models this test set supports",
+        "Mania et al. (2019), bounds (2), (3)+(8), (A1)",
+        ("testable_models",),
+    ),
     ("rvw", "Rip van Winkle's Razor on the selected model", "Arora & Zhang (2021), Theorem 3.1", ()),
 )
 
@@ -57,18 +66,28 @@ def _lens_table(result: AuditResult, lens: str) -> str:
     if lens == "bounds" and result.bounds is not None:
         t = result.bounds
         ks = [t.union_k, t.similarity_k, t.naive_bayes_k]
-        return _table(pd.DataFrame({"bound": ["union (2)", "similarity (3)+(8)", "naive Bayes (A1)"],
-                                    "testable models": ["does not apply" if k is None else f"{k:,}" for k in ks],
-                                    "gain over union": ["1", f"{t.similarity_gain:.3g}", f"{t.naive_bayes_gain:.3g}"]}))
+        return _table(
+            pd.DataFrame(
+                {
+                    "bound": ["union (2)", "similarity (3)+(8)", "naive Bayes (A1)"],
+                    "testable models": ["does not apply" if k is None else f"{k:,}" for k in ks],
+                    "gain over union": ["1", f"{t.similarity_gain:.3g}", f"{t.naive_bayes_gain:.3g}"],
+                }
+            )
+        )
     return ""
 
 
 def render_report(result: AuditResult, summary: dict, figures: dict[str, Path]) -> str:
     """The HTML page of one audit (``summary`` from :func:`holdout.audit.run.summary_dict`)."""
-    parts = [f"<h1>holdout audit: {html.escape(result.test_set or result.source)}</h1>",
-             (f"<p class='meta'>{summary['num_models']} models, n = {summary['n']:,} test points, "
-              f"predictions {html.escape(result.source)}; eps = {result.options.eps:g}, "
-              f"delta = {result.options.delta:g}.</p>")]
+    parts = [
+        f"<h1>holdout audit: {html.escape(result.test_set or result.source)}</h1>",
+        (
+            f"<p class='meta'>{summary['num_models']} models, n = {summary['n']:,} test points, "
+            f"predictions {html.escape(result.source)}; eps = {result.options.eps:g}, "
+            f"delta = {result.options.delta:g}.</p>"
+        ),
+    ]
     for lens, title, paper, names in SECTIONS:
         if lens not in summary:
             continue
@@ -80,7 +99,11 @@ def render_report(result: AuditResult, summary: dict, figures: dict[str, Path]) 
         parts.append(_lens_table(result, lens))
     for note in result.notes:
         parts.append(f"<p class='note'>{html.escape(note)}</p>")
-    parts.append("<p class='meta'>Every number is in the CSV files and summary.json beside this page; "
-                 "figures also as PDF. Made by holdout audit.</p>")
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>holdout audit</title>"
-            f"<style>{STYLE}</style></head><body>" + "\n".join(parts) + "</body></html>\n")
+    parts.append(
+        "<p class='meta'>Every number is in the CSV files and summary.json beside this page; "
+        "figures also as PDF. Made by holdout audit.</p>"
+    )
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>holdout audit</title>"
+        f"<style>{STYLE}</style></head><body>" + "\n".join(parts) + "</body></html>\n"
+    )

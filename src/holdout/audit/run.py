@@ -84,13 +84,21 @@ class AuditResult:
     notes: tuple[str, ...] = field(default=())
 
 
-def run_audit(preds: Predictions, options: AuditOptions, *, source: str = "predictions",
-              new: Predictions | None = None, new_source: str = "new predictions") -> AuditResult:
+def run_audit(
+    preds: Predictions,
+    options: AuditOptions,
+    *,
+    source: str = "predictions",
+    new: Predictions | None = None,
+    new_source: str = "new predictions",
+) -> AuditResult:
     """Run every lens of ``options.lenses`` that its inputs allow; say in ``notes`` why one was skipped."""
     lenses, notes = set(options.lenses), []
     if preds.num_models < 2 and lenses & {"similarity", "bounds"}:
-        raise AuditError(f"{source}: 1 model, but the similarity and bounds lenses need at least 2 "
-                         "(pass --lenses accuracy,new,rvw to skip them)")
+        raise AuditError(
+            f"{source}: 1 model, but the similarity and bounds lenses need at least 2 "
+            "(pass --lenses accuracy,new,rvw to skip them)"
+        )
     acc = accuracy_lens(preds, options.alpha)
     new_lens = None
     if new is not None and "new" in lenses:
@@ -101,17 +109,36 @@ def run_audit(preds: Predictions, options: AuditOptions, *, source: str = "predi
     bounds = None
     if "bounds" in lenses:
         summary = sim.summary if sim is not None else similarity_lens(preds, [1.0], source).summary
-        bounds = bounds_lens(preds.num_examples, summary.mean_accuracy, summary.mean_similarity,
-                             options.eps, options.delta, preds.num_models)
+        bounds = bounds_lens(
+            preds.num_examples,
+            summary.mean_accuracy,
+            summary.mean_similarity,
+            options.eps,
+            options.delta,
+            preds.num_models,
+        )
     rvw = None
     if "rvw" in lenses and options.rvw_bits is not None:
-        rvw = rvw_lens(acc, options.rvw_bits, options.rvw_detail, C=options.rvw_C, delta=options.delta,
-                       selected=options.selected)
+        rvw = rvw_lens(
+            acc, options.rvw_bits, options.rvw_detail, C=options.rvw_C, delta=options.delta, selected=options.selected
+        )
     elif "rvw" in lenses:
-        notes.append("Rip van Winkle's Razor: not run (give --rvw-description FILE and/or --search-size G "
-                     "to describe how the selected model was chosen).")
-    return AuditResult(source, preds.test_set, options, acc, new_lens, new_source if new is not None else None,
-                       sim, bounds, rvw, tuple(notes))
+        notes.append(
+            "Rip van Winkle's Razor: not run (give --rvw-description FILE and/or --search-size G "
+            "to describe how the selected model was chosen)."
+        )
+    return AuditResult(
+        source,
+        preds.test_set,
+        options,
+        acc,
+        new_lens,
+        new_source if new is not None else None,
+        sim,
+        bounds,
+        rvw,
+        tuple(notes),
+    )
 
 
 def _json_safe(value: object) -> object:
@@ -130,26 +157,37 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
     """The headline numbers and verdicts of every lens that ran (``summary.json``)."""
     o = result.options
     out: dict[str, object] = {
-        "predictions": result.source, "test_set": result.test_set, "num_models": len(result.accuracy),
+        "predictions": result.source,
+        "test_set": result.test_set,
+        "num_models": len(result.accuracy),
         "n": int(result.accuracy["n"].iloc[0]),
-        "options": {k: v for k, v in asdict(o).items() if k != "etas"}, "notes": list(result.notes),
-        "accuracy": {"best_model": result.accuracy["model"].iloc[0],
-                     "best": result.accuracy.iloc[0][["accuracy", "ci_low", "ci_high"]].to_dict(),
-                     "verdict": verdicts.accuracy_verdict(result.accuracy, o.alpha)},
+        "options": {k: v for k, v in asdict(o).items() if k != "etas"},
+        "notes": list(result.notes),
+        "accuracy": {
+            "best_model": result.accuracy["model"].iloc[0],
+            "best": result.accuracy.iloc[0][["accuracy", "ci_low", "ci_high"]].to_dict(),
+            "verdict": verdicts.accuracy_verdict(result.accuracy, o.alpha),
+        },
     }
     if result.new is not None:
-        out["new"] = {"source": result.new_source, "mean_gap": result.new.mean_gap,
-                      "fit": None if result.new.fit is None else asdict(result.new.fit),
-                      "verdict": verdicts.new_set_verdict(result.new)}
+        out["new"] = {
+            "source": result.new_source,
+            "mean_gap": result.new.mean_gap,
+            "fit": None if result.new.fit is None else asdict(result.new.fit),
+            "verdict": verdicts.new_set_verdict(result.new),
+        }
     if result.similarity is not None:
         s = asdict(result.similarity.summary)
         out["similarity"] = s | {"verdict": verdicts.similarity_verdict(result.similarity)}
     if result.bounds is not None:
         t = result.bounds
-        out["bounds"] = asdict(t) | {"similarity_gain": t.similarity_gain, "naive_bayes_gain": t.naive_bayes_gain,
-                                     "independent_similarity": t.independent_similarity,
-                                     "covered_by": t.covered_by(),
-                                     "verdict": verdicts.bounds_verdict(result.bounds)}
+        out["bounds"] = asdict(t) | {
+            "similarity_gain": t.similarity_gain,
+            "naive_bayes_gain": t.naive_bayes_gain,
+            "independent_similarity": t.independent_similarity,
+            "covered_by": t.covered_by(),
+            "verdict": verdicts.bounds_verdict(result.bounds),
+        }
     if result.rvw is not None:
         out["rvw"] = asdict(result.rvw) | {"overfit": result.rvw.overfit, "verdict": verdicts.rvw_verdict(result.rvw)}
     return _json_safe(out)  # type: ignore[return-value]
@@ -165,31 +203,56 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
     if result.new is not None:
         t = result.new.table
         figs["new_vs_original"] = out / "new_vs_original.png"
-        fig = plots.plot_new_vs_original(t, result.new.band, title=f"{label}: new vs original test set",
-                                         band_level=result.new.band_level)
+        fig = plots.plot_new_vs_original(
+            t, result.new.band, title=f"{label}: new vs original test set", band_level=result.new.band_level
+        )
         cols = ["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low", "new_ci_high"]
         save_figure(fig, figs["new_vs_original"], data=t[cols])
     if result.similarity is not None:
         s, k = result.similarity, len(acc)
         figs["similarity_pairs"] = out / "similarity_pairs.png"
-        save_figure(plot_pair_similarities(s.pairs["similarity"], s.pairs["independent"],
-                                           f"{label}: model similarities", k), figs["similarity_pairs"], data=s.pairs)
+        save_figure(
+            plot_pair_similarities(s.pairs["similarity"], s.pairs["independent"], f"{label}: model similarities", k),
+            figs["similarity_pairs"],
+            data=s.pairs,
+        )
         figs["difficulty"] = out / "difficulty.png"
-        save_figure(plot_difficulty(s.difficulty["fraction_at_most"].to_numpy(), f"{label}: difficulty",
-                                    marks=sorted({0, k - 1}), n=int(acc["n"].iloc[0])),
-                    figs["difficulty"], data=s.difficulty)
+        save_figure(
+            plot_difficulty(
+                s.difficulty["fraction_at_most"].to_numpy(),
+                f"{label}: difficulty",
+                marks=sorted({0, k - 1}),
+                n=int(acc["n"].iloc[0]),
+            ),
+            figs["difficulty"],
+            data=s.difficulty,
+        )
         figs["covering_numbers"] = out / "covering_numbers.png"
-        save_figure(plot_covering_numbers(s.covering["eta"].to_numpy(), s.covering["covering_number"].to_numpy(),
-                                          k, f"{label}: similarity covering numbers"),
-                    figs["covering_numbers"], data=s.covering)
+        save_figure(
+            plot_covering_numbers(
+                s.covering["eta"].to_numpy(),
+                s.covering["covering_number"].to_numpy(),
+                k,
+                f"{label}: similarity covering numbers",
+            ),
+            figs["covering_numbers"],
+            data=s.covering,
+        )
     if result.bounds is not None:
         figs["testable_models"] = out / "testable_models.png"
         t = result.bounds
-        data = pd.DataFrame({"bound": ["union", "similarity", "naive_bayes"],
-                             "testable_models": [str(t.union_k), str(t.similarity_k), str(t.naive_bayes_k)],
-                             "models_used": result.bounds.models_used})
-        save_figure(plots.plot_testable_models(t, result.bounds.models_used, f"{label}: testable models"),
-                    figs["testable_models"], data=data)
+        data = pd.DataFrame(
+            {
+                "bound": ["union", "similarity", "naive_bayes"],
+                "testable_models": [str(t.union_k), str(t.similarity_k), str(t.naive_bayes_k)],
+                "models_used": result.bounds.models_used,
+            }
+        )
+        save_figure(
+            plots.plot_testable_models(t, result.bounds.models_used, f"{label}: testable models"),
+            figs["testable_models"],
+            data=data,
+        )
     return figs
 
 

@@ -148,9 +148,7 @@ def _check_unit_array(name: str, values: ArrayLike) -> np.ndarray:
     return arr
 
 
-def joint_distribution(
-    error_1: float, error_2: float, similarity: float
-) -> tuple[float, float, float, float]:
+def joint_distribution(error_1: float, error_2: float, similarity: float) -> tuple[float, float, float, float]:
     """The joint law (p11, p10, p01, p00) of (q_1(z), q_2(z)), Appendix B.
 
     p11 = (p1 + p2 + eta - 1)/2, p10 = (1 + p1 - p2 - eta)/2, p01 = (1 + p2 - p1 - eta)/2,
@@ -291,9 +289,7 @@ def _log_cdf(a: np.ndarray, j: np.ndarray, p: float) -> np.ndarray:
     a, j = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(j, dtype=float))
     inside = (a >= 0) & (a < j)
     with np.errstate(invalid="ignore"):
-        val = bdtr(
-            np.where(inside, a, 0.0).astype(np.int64), np.where(inside, j, 1.0).astype(np.int64), p
-        )
+        val = bdtr(np.where(inside, a, 0.0).astype(np.int64), np.where(inside, j, 1.0).astype(np.int64), p)
     val = np.where(a < 0, 0.0, np.where(a >= j, 1.0, val))
     return _log(val)
 
@@ -623,9 +619,7 @@ def _similarity_terms(
     mu = _check_open_unit("error", error)
     eta = float(similarity)
     if eta >= 1.0:
-        raise ValueError(
-            "similarity must be < 1: identical models can be tested without limit"
-        )
+        raise ValueError("similarity must be < 1: identical models can be tested without limit")
     coupling = pair_coupling(mu, mu, eta)
     upper, lower = deviation_thresholds(n, mu, eps)
     shift = 0 if form == "literal" else 1
@@ -746,15 +740,11 @@ class _NaiveBayesTerms:
         return float(min(1.0, np.sum(np.exp(self.logw) * fail)))
 
 
-def _naive_bayes_terms(
-    n: int, error: float, similarity: float, eps: float, delta: float = 1.0
-) -> _NaiveBayesTerms:
+def _naive_bayes_terms(n: int, error: float, similarity: float, eps: float, delta: float = 1.0) -> _NaiveBayesTerms:
     n = _check_n(n)
     mu = _check_open_unit("error", error)
     if float(similarity) >= 1.0:
-        raise ValueError(
-            "similarity must be < 1: identical models can be tested without limit"
-        )
+        raise ValueError("similarity must be < 1: identical models can be tested without limit")
     coupling = pair_coupling(mu, mu, similarity)
     upper, lower = deviation_thresholds(n, mu, eps)
     # Values of J with P(J = j) < delta e^-40 / (n + 1) change the probability by less than
@@ -865,9 +855,7 @@ def _eps6(n: int, cover_size: float, delta: float, as_printed: bool) -> float:
     return math.sqrt(factor * math.log((2.0 * cover_size + 1.0) / delta) / n)
 
 
-def theorem2_min_similarity_high(
-    n: int, k: float, cover_size: float, delta: float, as_printed: bool = False
-) -> float:
+def theorem2_min_similarity_high(n: int, k: float, cover_size: float, delta: float, as_printed: bool = False) -> float:
     """The smallest eta for which (6) holds: 1 - eps / (4 (e^(2 eps) (2k)^(4/(n eps)) - 1)).
 
     eps is that of :func:`theorem2_eps_high_similarity` (same ``as_printed``); the
@@ -934,9 +922,7 @@ def similarity_cover_eps(n: int, k: float, cover_size: float, similarity: float,
     if theorem2_probability(n, k, cover_size, similarity, 1.0 - 1e-12) > delta:
         if candidates:
             return min(candidates)
-        raise ValueError(
-            f"no eps < 1 makes bound (4) at most delta={delta} (n={n}, k={k}, N_eta={cover_size})"
-        )
+        raise ValueError(f"no eps < 1 makes bound (4) at most delta={delta} (n={n}, k={k}, N_eta={cover_size})")
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         if mid <= 0.0 or theorem2_probability(n, k, cover_size, similarity, mid) > delta:

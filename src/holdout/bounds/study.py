@@ -64,13 +64,10 @@ class Setting:
             raise ValueError(f"setting ({self.source}): n must be a positive integer, got {self.n!r}")
         if not 0.0 < float(self.mean_accuracy) < 1.0:
             raise ValueError(
-                f"setting ({self.source}): mean_accuracy must lie strictly between 0 and 1, "
-                f"got {self.mean_accuracy!r}"
+                f"setting ({self.source}): mean_accuracy must lie strictly between 0 and 1, got {self.mean_accuracy!r}"
             )
         if not 0.0 < float(self.similarity) <= 1.0:
-            raise ValueError(
-                f"setting ({self.source}): similarity must lie in (0, 1], got {self.similarity!r}"
-            )
+            raise ValueError(f"setting ({self.source}): similarity must lie in (0, 1], got {self.similarity!r}")
 
     @property
     def error(self) -> float:
@@ -83,8 +80,12 @@ class Setting:
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> Setting:
         """The setting of config ``bounds.setting`` (keys n, mean_accuracy, similarity)."""
-        return cls(n=int(cfg["n"]), mean_accuracy=float(cfg["mean_accuracy"]),
-                   similarity=float(cfg["similarity"]), source="config")
+        return cls(
+            n=int(cfg["n"]),
+            mean_accuracy=float(cfg["mean_accuracy"]),
+            similarity=float(cfg["similarity"]),
+            source="config",
+        )
 
 
 def save_setting(setting: Setting, path: str | Path) -> None:
@@ -97,8 +98,9 @@ def save_setting(setting: Setting, path: str | Path) -> None:
 def load_setting(path: str | Path) -> Setting:
     """Read the JSON written by :func:`save_setting` back into a :class:`Setting`."""
     data = json.loads(Path(path).read_text())
-    return Setting(n=data["n"], mean_accuracy=data["mean_accuracy"], similarity=data["similarity"],
-                   source=data["source"])
+    return Setting(
+        n=data["n"], mean_accuracy=data["mean_accuracy"], similarity=data["similarity"], source=data["source"]
+    )
 
 
 def check_similarity_above_independent(similarity: float, error: float, what: str) -> None:
@@ -189,7 +191,12 @@ def count_testable_models(
         delta=delta,
         union_k=union_bound_k(n=n, error=error, eps=eps, delta=delta),
         similarity_k=similarity_bound_k(
-            n=n, error=error, similarity=similarity, eps=eps, delta=delta, form=form  # type: ignore[arg-type]
+            n=n,
+            error=error,
+            similarity=similarity,
+            eps=eps,
+            delta=delta,
+            form=form,  # type: ignore[arg-type]
         ),
         naive_bayes_k=naive_bayes_bound_k(n=n, error=error, similarity=similarity, eps=eps, delta=delta),
     )
@@ -262,8 +269,15 @@ def figure2_panel(
         similarities, eps_values = [float(setting.similarity)], values
     else:
         raise ValueError(f"figure 2 panel must be 'similarity' or 'eps', got {panel!r}")
-    table = gain_grid(n=setting.n, error=setting.error, similarities=similarities, eps_values=eps_values,
-                      delta=float(delta), form=form, threads=threads)
+    table = gain_grid(
+        n=setting.n,
+        error=setting.error,
+        similarities=similarities,
+        eps_values=eps_values,
+        delta=float(delta),
+        form=form,
+        threads=threads,
+    )
     table["mean_accuracy"] = setting.mean_accuracy
     table["form"] = form
     table["setting_source"] = setting.source
@@ -310,7 +324,8 @@ def table1(
             if key not in row:
                 raise ValueError(f"bounds.table1.rows[{i}]: missing key {key!r}")
         check_similarity_above_independent(
-            float(row["mean_similarity"]), 1.0 - float(row["mean_accuracy"]),  # type: ignore[arg-type]
+            float(row["mean_similarity"]),
+            1.0 - float(row["mean_accuracy"]),  # type: ignore[arg-type]
             f"bounds.table1.rows[{i}] ({row['name']}) mean_similarity",
         )
         jobs.append(
@@ -362,21 +377,31 @@ def fmt_gain(value: object) -> str:
 
 
 _TABLE1_COLUMNS = {
-    "name": "Models", "n": "n", "mean_accuracy": "Mean accuracy", "mean_similarity": "Mean similarity",
-    "sb_gain": "SB", "nbb_gain": "NBB", "paper_sb_gain": "SB (paper)", "paper_nbb_gain": "NBB (paper)",
-    "union_k": "k union", "similarity_k": "k SB", "naive_bayes_k": "k NBB",
+    "name": "Models",
+    "n": "n",
+    "mean_accuracy": "Mean accuracy",
+    "mean_similarity": "Mean similarity",
+    "sb_gain": "SB",
+    "nbb_gain": "NBB",
+    "paper_sb_gain": "SB (paper)",
+    "paper_nbb_gain": "NBB (paper)",
+    "union_k": "k union",
+    "similarity_k": "k SB",
+    "naive_bayes_k": "k NBB",
 }
 
 
 def table1_markdown(df: pd.DataFrame, notes: Sequence[str] = (), title: str = "") -> str:
     """Markdown rendering of :func:`table1` (the paper's layout plus our k's), with notes."""
-    shown = pd.DataFrame({
-        "name": df["name"],
-        "n": [f"{int(v):,}" for v in df["n"]],
-        **{c: [f"{100 * float(v):.1f}%" for v in df[c]] for c in ("mean_accuracy", "mean_similarity")},
-        **{c: [fmt_gain(v) for v in df[c]] for c in ("sb_gain", "nbb_gain", "paper_sb_gain", "paper_nbb_gain")},
-        **{c: [f"{int(v):,}" for v in df[c]] for c in ("union_k", "similarity_k", "naive_bayes_k")},
-    })
+    shown = pd.DataFrame(
+        {
+            "name": df["name"],
+            "n": [f"{int(v):,}" for v in df["n"]],
+            **{c: [f"{100 * float(v):.1f}%" for v in df[c]] for c in ("mean_accuracy", "mean_similarity")},
+            **{c: [fmt_gain(v) for v in df[c]] for c in ("sb_gain", "nbb_gain", "paper_sb_gain", "paper_nbb_gain")},
+            **{c: [f"{int(v):,}" for v in df[c]] for c in ("union_k", "similarity_k", "naive_bayes_k")},
+        }
+    )
     align = {c: "r" for c in list(_TABLE1_COLUMNS)[1:]}
     return markdown_table(shown, _TABLE1_COLUMNS, align, notes=notes, title=title)
 

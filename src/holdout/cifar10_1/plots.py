@@ -19,8 +19,14 @@ def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, *, band_level: float 
     return figure2(points, line, band_level=band_level)
 
 
-def figure2(points: pd.DataFrame, line: pd.DataFrame, *, band_level: float = 0.95,
-            title: str = FIGURE2_TITLE, new_label: str = "New test accuracy (%)") -> Figure:
+def figure2(
+    points: pd.DataFrame,
+    line: pd.DataFrame,
+    *,
+    band_level: float = 0.95,
+    title: str = FIGURE2_TITLE,
+    new_label: str = "New test accuracy (%)",
+) -> Figure:
     """Recht et al. Figure 2: new vs original test accuracy of a set of models.
 
     ``points``: columns ``orig_accuracy, orig_ci_low, orig_ci_high, new_accuracy,
@@ -31,14 +37,27 @@ def figure2(points: pd.DataFrame, line: pd.DataFrame, *, band_level: float = 0.9
     lo = min(points["orig_ci_low"].min(), points["new_ci_low"].min()) - 1
     hi = max(points["orig_ci_high"].max(), points["new_ci_high"].max()) + 1
     ax.plot([lo, 100], [lo, 100], ls="--", color="0.35", lw=1, label="y = x")
-    ax.fill_between(line["x"], line["band_low"], line["band_high"], color="tab:red", alpha=0.2, lw=0,
-                    label=f"{100 * band_level:.0f}% confidence band")
+    ax.fill_between(
+        line["x"],
+        line["band_low"],
+        line["band_high"],
+        color="tab:red",
+        alpha=0.2,
+        lw=0,
+        label=f"{100 * band_level:.0f}% confidence band",
+    )
     ax.plot(line["x"], line["fit"], color="tab:red", lw=1.5, label="Linear fit")
     ax.errorbar(
-        points["orig_accuracy"], points["new_accuracy"],
+        points["orig_accuracy"],
+        points["new_accuracy"],
         xerr=[points["orig_accuracy"] - points["orig_ci_low"], points["orig_ci_high"] - points["orig_accuracy"]],
         yerr=[points["new_accuracy"] - points["new_ci_low"], points["new_ci_high"] - points["new_accuracy"]],
-        fmt="o", ms=3.5, color="tab:blue", ecolor="tab:blue", elinewidth=0.8, capsize=0,
+        fmt="o",
+        ms=3.5,
+        color="tab:blue",
+        ecolor="tab:blue",
+        elinewidth=0.8,
+        capsize=0,
         label="Model accuracy (95% Clopper-Pearson)",
     )
     ax.set_xlim(points["orig_ci_low"].min() - 1, 100)

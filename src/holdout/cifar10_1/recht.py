@@ -80,8 +80,16 @@ def accuracy_table(preds: Predictions, alpha: float = 0.05) -> pd.DataFrame:
         lo, hi = clopper_pearson(int(k), n, alpha)
         # 100 * (k / n), not 100 * k / n: the two differ in the last bit, and the paper's
         # printed digits on exact halves (e.g. 1697 / 2000 -> 84.9 in Table 5) follow the former
-        rows.append({"model": name, "correct": int(k), "n": n, "accuracy": 100 * (int(k) / n),
-                     "ci_low": 100 * lo, "ci_high": 100 * hi})
+        rows.append(
+            {
+                "model": name,
+                "correct": int(k),
+                "n": n,
+                "accuracy": 100 * (int(k) / n),
+                "ci_low": 100 * lo,
+                "ci_high": 100 * hi,
+            }
+        )
     return pd.DataFrame(rows, columns=["model", "correct", "n", "accuracy", "ci_low", "ci_high"])
 
 
@@ -128,8 +136,9 @@ def table4(t1: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def table5(v4: pd.DataFrame, v6: pd.DataFrame, original: pd.DataFrame | None = None,
-           alpha: float = 0.05) -> pd.DataFrame:
+def table5(
+    v4: pd.DataFrame, v6: pd.DataFrame, original: pd.DataFrame | None = None, alpha: float = 0.05
+) -> pd.DataFrame:
     """Recht et al. Table 5 (Appendix D): class-balanced v6 vs original, Delta Acc = v6 - v4.
 
     Intervals of v6 are computed correctly, on the v6 counts out of n = 2,000. The columns
@@ -153,9 +162,25 @@ def table5(v4: pd.DataFrame, v6: pd.DataFrame, original: pd.DataFrame | None = N
     else:
         for col in ("orig_correct", "orig_n", "orig_accuracy", "orig_ci_low", "orig_ci_high", "gap"):
             df[col] = np.nan
-    cols = ["orig_correct", "orig_n", "orig_accuracy", "orig_ci_low", "orig_ci_high",
-            "v6_correct", "v6_n", "v6_accuracy", "v6_ci_low", "v6_ci_high", "gap",
-            "v4_correct", "v4_n", "v4_accuracy", "delta_acc", "paper_style_ci_low", "paper_style_ci_high"]
+    cols = [
+        "orig_correct",
+        "orig_n",
+        "orig_accuracy",
+        "orig_ci_low",
+        "orig_ci_high",
+        "v6_correct",
+        "v6_n",
+        "v6_accuracy",
+        "v6_ci_low",
+        "v6_ci_high",
+        "gap",
+        "v4_correct",
+        "v4_n",
+        "v4_accuracy",
+        "delta_acc",
+        "paper_style_ci_low",
+        "paper_style_ci_high",
+    ]
     return df[cols].reset_index()
 
 
@@ -198,9 +223,15 @@ def linear_fit(x: Sequence[float], y: Sequence[float]) -> LinearFit:
     resid = y - (res.slope * x + res.intercept)
     s = float(np.sqrt(np.sum(resid**2) / (x.size - 2)))
     return LinearFit(
-        slope=float(res.slope), slope_se=float(res.stderr), intercept=float(res.intercept),
-        intercept_se=float(res.intercept_stderr), r_squared=float(res.rvalue**2), n=int(x.size),
-        x_mean=float(x.mean()), sxx=float(np.sum((x - x.mean()) ** 2)), residual_std=s,
+        slope=float(res.slope),
+        slope_se=float(res.stderr),
+        intercept=float(res.intercept),
+        intercept_se=float(res.intercept_stderr),
+        r_squared=float(res.rvalue**2),
+        n=int(x.size),
+        x_mean=float(x.mean()),
+        sxx=float(np.sum((x - x.mean()) ** 2)),
+        residual_std=s,
     )
 
 
@@ -245,57 +276,79 @@ def _signed(v: float) -> str:
 
 def table1_markdown(t1: pd.DataFrame) -> str:
     """Table 1 as printed in the paper: accuracy [95% CI] (percent), gap, Delta Rank."""
-    df = pd.DataFrame({
-        "model": t1["model"],
-        "orig": [format_interval(*r) for r in t1[["orig_accuracy", "orig_ci_low", "orig_ci_high"]].to_numpy()],
-        "new": [format_interval(*r) for r in t1[["new_accuracy", "new_ci_low", "new_ci_high"]].to_numpy()],
-        "gap": [f"{g:.1f}" for g in t1["gap"]],
-        "rank": [_signed(d) for d in t1["delta_rank"]],
-    })
-    return markdown_table(df, {"model": "Model", "orig": "Original Accuracy", "new": "New Accuracy (v4)",
-                               "gap": "Gap", "rank": "Δ Rank"})
+    df = pd.DataFrame(
+        {
+            "model": t1["model"],
+            "orig": [format_interval(*r) for r in t1[["orig_accuracy", "orig_ci_low", "orig_ci_high"]].to_numpy()],
+            "new": [format_interval(*r) for r in t1[["new_accuracy", "new_ci_low", "new_ci_high"]].to_numpy()],
+            "gap": [f"{g:.1f}" for g in t1["gap"]],
+            "rank": [_signed(d) for d in t1["delta_rank"]],
+        }
+    )
+    return markdown_table(
+        df, {"model": "Model", "orig": "Original Accuracy", "new": "New Accuracy (v4)", "gap": "Gap", "rank": "Δ Rank"}
+    )
 
 
 def table4_markdown(t4: pd.DataFrame) -> str:
     """Table 4: error [95% CI] (percent, interval as [low, high]) and error ratio."""
-    df = pd.DataFrame({
-        "model": t4["model"],
-        "orig": [format_interval(*r) for r in t4[["orig_error", "orig_error_ci_low", "orig_error_ci_high"]].to_numpy()],
-        "new": [format_interval(*r) for r in t4[["new_error", "new_error_ci_low", "new_error_ci_high"]].to_numpy()],
-        "ratio": [f"{r:.1f}" for r in t4["error_ratio"]],
-    })
-    return markdown_table(df, {"model": "Model", "orig": "Original Error", "new": "New Error (v4)",
-                               "ratio": "Error Ratio"}) + (
+    df = pd.DataFrame(
+        {
+            "model": t4["model"],
+            "orig": [
+                format_interval(*r) for r in t4[["orig_error", "orig_error_ci_low", "orig_error_ci_high"]].to_numpy()
+            ],
+            "new": [format_interval(*r) for r in t4[["new_error", "new_error_ci_low", "new_error_ci_high"]].to_numpy()],
+            "ratio": [f"{r:.1f}" for r in t4["error_ratio"]],
+        }
+    )
+    return markdown_table(
+        df, {"model": "Model", "orig": "Original Error", "new": "New Error (v4)", "ratio": "Error Ratio"}
+    ) + (
         "\nIntervals are written [low, high]; the paper prints them as 100 minus the accuracy "
-        "interval, i.e. [high, low].\n")
+        "interval, i.e. [high, low].\n"
+    )
 
 
 def table5_markdown(t5: pd.DataFrame) -> str:
     """Table 5: original and class-balanced (v6) accuracy, gap, Delta Acc (= v6 - v4)."""
-    df = pd.DataFrame({
-        "model": t5["model"],
-        "orig": [format_interval(*r) for r in t5[["orig_accuracy", "orig_ci_low", "orig_ci_high"]].to_numpy()],
-        "new": [format_interval(*r) for r in t5[["v6_accuracy", "v6_ci_low", "v6_ci_high"]].to_numpy()],
-        "gap": ["n/a" if pd.isna(g) else f"{g:.1f}" for g in t5["gap"]],
-        "delta": [f"{d:.3f}" for d in t5["delta_acc"]],
-    })
-    text = markdown_table(df, {"model": "Model", "orig": "Original Accuracy", "new": "New Accuracy (v6)",
-                               "gap": "Gap", "delta": "Δ Acc. (v6 - v4)"})
+    df = pd.DataFrame(
+        {
+            "model": t5["model"],
+            "orig": [format_interval(*r) for r in t5[["orig_accuracy", "orig_ci_low", "orig_ci_high"]].to_numpy()],
+            "new": [format_interval(*r) for r in t5[["v6_accuracy", "v6_ci_low", "v6_ci_high"]].to_numpy()],
+            "gap": ["n/a" if pd.isna(g) else f"{g:.1f}" for g in t5["gap"]],
+            "delta": [f"{d:.3f}" for d in t5["delta_acc"]],
+        }
+    )
+    text = markdown_table(
+        df,
+        {
+            "model": "Model",
+            "orig": "Original Accuracy",
+            "new": "New Accuracy (v6)",
+            "gap": "Gap",
+            "delta": "Δ Acc. (v6 - v4)",
+        },
+    )
     if t5["orig_accuracy"].isna().all():
-        text += ("\nOriginal accuracies and gaps are n/a: the CIFAR-10 archive (original test labels) "
-                 "was not available to this run.\n")
+        text += (
+            "\nOriginal accuracies and gaps are n/a: the CIFAR-10 archive (original test labels) "
+            "was not available to this run.\n"
+        )
     return text + "\n" + TABLE5_NOTE + "\n"
 
 
 def new_accuracies_markdown(df: pd.DataFrame) -> str:
     """Accuracies on v4 and v6 with intervals (columns of :func:`new_accuracies`)."""
-    out = pd.DataFrame({
-        "model": df["model"],
-        "v4": [format_interval(*r) for r in df[["v4_accuracy", "v4_ci_low", "v4_ci_high"]].to_numpy()],
-        "v6": [format_interval(*r) for r in df[["v6_accuracy", "v6_ci_low", "v6_ci_high"]].to_numpy()],
-    })
-    return markdown_table(out, {"model": "Model", "v4": "CIFAR-10.1 v4 (n = 2,021)",
-                                "v6": "CIFAR-10.1 v6 (n = 2,000)"})
+    out = pd.DataFrame(
+        {
+            "model": df["model"],
+            "v4": [format_interval(*r) for r in df[["v4_accuracy", "v4_ci_low", "v4_ci_high"]].to_numpy()],
+            "v6": [format_interval(*r) for r in df[["v6_accuracy", "v6_ci_low", "v6_ci_high"]].to_numpy()],
+        }
+    )
+    return markdown_table(out, {"model": "Model", "v4": "CIFAR-10.1 v4 (n = 2,021)", "v6": "CIFAR-10.1 v6 (n = 2,000)"})
 
 
 def new_accuracies(v4: pd.DataFrame, v6: pd.DataFrame) -> pd.DataFrame:
@@ -305,13 +358,22 @@ def new_accuracies(v4: pd.DataFrame, v6: pd.DataFrame) -> pd.DataFrame:
 
 def linear_fit_markdown(fit: LinearFit) -> str:
     """Eq. (3) with our numbers and the paper's beside."""
-    rows = pd.DataFrame([
-        ["this run", f"{fit.slope:.2f} ± {fit.slope_se:.2f}", f"{fit.intercept:.2f} ± {fit.intercept_se:.2f}",
-         f"{fit.r_squared:.3f}", str(fit.n)],
-        ["Recht et al. (2018), Eq. (3)", "1.62 ± 0.04", "-65.51 ± 3.16", "", "30"],
-    ], columns=["who", "slope", "intercept", "r2", "models"])
-    table = markdown_table(rows, {"who": "", "slope": "slope", "intercept": "intercept (%)", "r2": "R^2",
-                                  "models": "models"})
+    rows = pd.DataFrame(
+        [
+            [
+                "this run",
+                f"{fit.slope:.2f} ± {fit.slope_se:.2f}",
+                f"{fit.intercept:.2f} ± {fit.intercept_se:.2f}",
+                f"{fit.r_squared:.3f}",
+                str(fit.n),
+            ],
+            ["Recht et al. (2018), Eq. (3)", "1.62 ± 0.04", "-65.51 ± 3.16", "", "30"],
+        ],
+        columns=["who", "slope", "intercept", "r2", "models"],
+    )
+    table = markdown_table(
+        rows, {"who": "", "slope": "slope", "intercept": "intercept (%)", "r2": "R^2", "models": "models"}
+    )
     return table + (
         f"\nacc_new = {fit.slope:.2f} acc_orig {'-' if fit.intercept < 0 else '+'} {abs(fit.intercept):.2f}% "
         "(ordinary least squares of the v4 accuracy on the original accuracy, both in percent; ± one "
@@ -323,8 +385,7 @@ def figure2_data(t1: pd.DataFrame, level: float) -> tuple[LinearFit, pd.DataFram
     """Eq. (3) and the values of Figure 2 from :func:`table1`: the fit, the points (accuracies with
     intervals) and the line (fit, ``level`` confidence band and y = x on 201 points up to 100%)."""
     fit = linear_fit(t1.orig_accuracy, t1.new_accuracy)
-    points = t1[["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low",
-                 "new_ci_high"]]
+    points = t1[["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low", "new_ci_high"]]
     x = np.linspace(t1.orig_ci_low.min() - 1, 100, 201)
     y, lo, hi = fit_band(fit, x, level)
     line = pd.DataFrame({"x": x, "fit": y, "band_low": lo, "band_high": hi, "y_equals_x": x})

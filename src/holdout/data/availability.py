@@ -81,14 +81,19 @@ def raw_inputs(name: str, data: Mapping[str, Any]) -> list[str]:
     """Mirror-relative raw files that built-in prediction set ``name`` is built from."""
     if name in ("cifar10_1_v4", "cifar10_1_v6"):
         version = name.rsplit("_", 1)[1]
-        return [f"CIFAR-10.1/datasets/cifar10.1_{version}_labels.npy",
-                *c101_prediction_files(version, data["cifar10_1_models"])]
+        return [
+            f"CIFAR-10.1/datasets/cifar10.1_{version}_labels.npy",
+            *c101_prediction_files(version, data["cifar10_1_models"]),
+        ]
     if name == "cifar10_original":
         return [CIFAR10_ARCHIVE, *c101_prediction_files("original", data["cifar10_1_models"])]
     if name in data["imagenet_datasets"]:
         dataset = data["imagenet_datasets"][name]
-        return [f"ImageNetV2/data/datasets/{dataset}.json", IMAGENET_CLASS_INFO,
-                *imagenet_prediction_files(dataset, data["imagenet_models"])]
+        return [
+            f"ImageNetV2/data/datasets/{dataset}.json",
+            IMAGENET_CLASS_INFO,
+            *imagenet_prediction_files(dataset, data["imagenet_models"]),
+        ]
     raise ValueError(f"unknown prediction set {name!r} (built-in: {', '.join(builtin_sets(data))})")
 
 
@@ -150,5 +155,7 @@ def skipped_warning(av: Availability) -> str | None:
         lines.append(f"  - user_{name}: data.user_predictions {name}: {' and '.join(absent)} not found")
     if not lines:
         return None
-    return ("data: these prediction sets are not built, and what needs them is skipped; "
-            "everything else still runs:\n" + "\n".join(lines))
+    return (
+        "data: these prediction sets are not built, and what needs them is skipped; "
+        "everything else still runs:\n" + "\n".join(lines)
+    )

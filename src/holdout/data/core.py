@@ -64,7 +64,16 @@ __all__ = [
 LOG = logging.getLogger("holdout.data.core")
 
 CIFAR10_CLASSES = (
-    "airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck",
+    "airplane",
+    "automobile",
+    "bird",
+    "cat",
+    "deer",
+    "dog",
+    "frog",
+    "horse",
+    "ship",
+    "truck",
 )
 _CHUNK = 1 << 20
 _ALGORITHMS = {"md5": 32, "sha256": 64}
@@ -136,7 +145,7 @@ def resolve_url(relpath: str, urls: Mapping[str, str]) -> str:
     if not matches:
         raise DataError(f"no URL configured for {relpath} (add a prefix of it to data.urls)")
     prefix = max(matches, key=len)
-    return urls[prefix] + relpath[len(prefix):]
+    return urls[prefix] + relpath[len(prefix) :]
 
 
 def source_of(relpath: str, mirror: str | Path | None, urls: Mapping[str, str]) -> str:
@@ -164,8 +173,9 @@ def _download(url: str, dest: Path, log: logging.Logger, timeout: float) -> None
             if now - last >= 5.0:
                 last = now
                 pct = f" ({100 * done / total:.0f}% of {total / 1e6:.1f} MB)" if total else ""
-                log.info("downloading %s: %.1f MB%s, %.1f MB/s", url, done / 1e6, pct,
-                         done / 1e6 / max(now - start, 1e-9))
+                log.info(
+                    "downloading %s: %.1f MB%s, %.1f MB/s", url, done / 1e6, pct, done / 1e6 / max(now - start, 1e-9)
+                )
         if total and done != total:
             raise FetchError(f"download of {url} stopped after {done} of {total} bytes; run again")
     log.info("downloaded %s: %.1f MB in %.1f s", url, done / 1e6, time.perf_counter() - start)
@@ -357,12 +367,14 @@ def convert_cifar10_1_predictions(
         if arr.shape[0] != n:
             raise DataError(f"{path}: {arr.shape[0]} predictions but {labels_source} has {n} labels")
         rows.append(arr)
-        meta.append({
-            "source": checkpoint_note,
-            "file": path.name,
-            "file_model_name": path.name.removesuffix("_predictions.json"),
-            "test_set": test_set,
-        })
+        meta.append(
+            {
+                "source": checkpoint_note,
+                "file": path.name,
+                "file_model_name": path.name.removesuffix("_predictions.json"),
+                "test_set": test_set,
+            }
+        )
     return Predictions.create(
         np.stack(rows) if rows else np.zeros((0, n), dtype=np.int16),
         labels,
@@ -409,7 +421,7 @@ def convert_imagenet_testbed(
     n = labels.shape[0]
     preds = np.empty((len(prediction_files), n), dtype=np.int16)
     meta = []
-    for k, (name, path) in enumerate(prediction_files.items()):
+    for k, (_name, path) in enumerate(prediction_files.items()):
         path = Path(path)
         try:
             top5 = np.load(path, allow_pickle=False)
@@ -418,16 +430,23 @@ def convert_imagenet_testbed(
         if top5.ndim != 2 or top5.shape[0] != n or top5.dtype.kind not in "iu":
             raise DataError(f"{path}: expected an integer ({n}, 5) top-5 array, got {top5.dtype} {top5.shape}")
         preds[k] = top5[:, 0]
-        meta.append({
-            "source": "ImageNetV2 model testbed (Recht et al. 2019), github.com/modestyachts/ImageNetV2",
-            "file": path.name,
-            "test_set": test_set,
-            "top1_from": "column 0 of the top-5 predictions",
-        })
+        meta.append(
+            {
+                "source": "ImageNetV2 model testbed (Recht et al. 2019), github.com/modestyachts/ImageNetV2",
+                "file": path.name,
+                "test_set": test_set,
+                "top1_from": "column 0 of the top-5 predictions",
+            }
+        )
         if (k + 1) % 20 == 0:
             log.info("read %d of %d prediction files of %s", k + 1, len(prediction_files), test_set)
     return Predictions.create(
-        preds, labels, list(prediction_files), num_classes=1000, test_set=test_set, metadata=meta,
+        preds,
+        labels,
+        list(prediction_files),
+        num_classes=1000,
+        test_set=test_set,
+        metadata=meta,
         source=f"ImageNet testbed ({test_set})",
     )
 
@@ -465,16 +484,20 @@ def _check_whole(arr: np.ndarray, path: Path, what: str) -> np.ndarray:
     if arr.dtype.kind == "f":
         bad = np.argwhere(~np.isfinite(arr))
         if bad.size:
-            raise DataError(f"{path}: {what} contain NaN or empty cells, or infinity ({len(bad)}; first "
-                            f"{arr[tuple(bad[0])]} at index {tuple(int(i) for i in bad[0])})")
+            raise DataError(
+                f"{path}: {what} contain NaN or empty cells, or infinity ({len(bad)}; first "
+                f"{arr[tuple(bad[0])]} at index {tuple(int(i) for i in bad[0])})"
+            )
         if not np.all(arr == np.round(arr)):
             raise DataError(f"{path}: {what} must be whole class indices")
     elif arr.dtype.kind not in "iu":
         raise DataError(f"{path}: {what} must be integers, got dtype {arr.dtype}")
     big = np.argwhere(np.abs(arr) >= _MAX_CLASS_INDEX) if arr.size else np.zeros((0, arr.ndim))
     if big.size:
-        raise DataError(f"{path}: {what} contain class index {arr[tuple(big[0])]:.0f} at index "
-                        f"{tuple(int(i) for i in big[0])}, beyond the largest supported {_MAX_CLASS_INDEX - 1}")
+        raise DataError(
+            f"{path}: {what} contain class index {arr[tuple(big[0])]:.0f} at index "
+            f"{tuple(int(i) for i in big[0])}, beyond the largest supported {_MAX_CLASS_INDEX - 1}"
+        )
     return arr.astype(np.int64)
 
 
@@ -510,9 +533,7 @@ def read_user_labels(path: str | Path) -> np.ndarray:
     raise DataError(f"{path}: labels must be a .npy or .csv file")
 
 
-def read_user_predictions(
-    path: str | Path, model_names: Sequence[str] | None = None
-) -> tuple[np.ndarray, list[str]]:
+def read_user_predictions(path: str | Path, model_names: Sequence[str] | None = None) -> tuple[np.ndarray, list[str]]:
     """Predicted labels K x n and model names from ``.csv`` or ``.npy``.
 
     CSV: a header row of model names, then one row per example, one column per model.
@@ -583,13 +604,18 @@ def convert_user_predictions(
         num_classes = int(max(preds.max(initial=0), labels.max(initial=0))) + 1
     for arr, path, what in ((labels, labels_path, "labels"), (preds, predictions_path, "predictions")):
         if arr.size and (arr.min() < 0 or arr.max() >= num_classes):
-            raise DataError(
-                f"{path}: {what} out of range [0, {num_classes}): min {arr.min()}, max {arr.max()}"
-            )
+            raise DataError(f"{path}: {what} out of range [0, {num_classes}): min {arr.min()}, max {arr.max()}")
     meta = [{"source": "user", "file": predictions_path.name, "test_set": test_set} for _ in names]
     try:
-        return Predictions.create(preds, labels, names, num_classes=num_classes, test_set=test_set,
-                                  metadata=meta, source=str(predictions_path))
+        return Predictions.create(
+            preds,
+            labels,
+            names,
+            num_classes=num_classes,
+            test_set=test_set,
+            metadata=meta,
+            source=str(predictions_path),
+        )
     except PredictionsError as exc:
         raise DataError(str(exc)) from exc
 

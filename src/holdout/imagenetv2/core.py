@@ -55,12 +55,24 @@ def top5_correct(paths: Sequence[str | Path], labels: np.ndarray) -> np.ndarray:
 def accuracy_columns(prefix: str, correct: np.ndarray, n: int, alpha: float = 0.05) -> pd.DataFrame:
     """Columns <prefix>_correct, _accuracy, _ci_low, _ci_high (percent, Clopper-Pearson 1 - alpha)."""
     ci = np.array([clopper_pearson(int(k), n, alpha) for k in correct]).reshape(-1, 2)
-    return pd.DataFrame({f"{prefix}_correct": correct, f"{prefix}_accuracy": 100 * (np.asarray(correct) / n),
-                         f"{prefix}_ci_low": 100 * ci[:, 0], f"{prefix}_ci_high": 100 * ci[:, 1]})
+    return pd.DataFrame(
+        {
+            f"{prefix}_correct": correct,
+            f"{prefix}_accuracy": 100 * (np.asarray(correct) / n),
+            f"{prefix}_ci_low": 100 * ci[:, 0],
+            f"{prefix}_ci_high": 100 * ci[:, 1],
+        }
+    )
 
 
-def imagenetv2_table(original: Predictions, new: Predictions, top5_original: np.ndarray, top5_new: np.ndarray,
-                     non_convolutional: Sequence[str] = (), alpha: float = 0.05) -> pd.DataFrame:
+def imagenetv2_table(
+    original: Predictions,
+    new: Predictions,
+    top5_original: np.ndarray,
+    top5_new: np.ndarray,
+    non_convolutional: Sequence[str] = (),
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """Per model: top-1 and top-5 on both sets with intervals, the gaps, Delta rank (top-1), group.
 
     ``top5_*`` are :func:`top5_correct` counts in the model order of ``original``; ``new`` is
@@ -68,15 +80,24 @@ def imagenetv2_table(original: Predictions, new: Predictions, top5_original: np.
     """
     new = align_models(original, new, new.test_set or "new predictions")
     n_o, n_n = original.num_examples, new.num_examples
-    df = pd.concat([
-        pd.DataFrame({"model": list(original.model_names),
-                      "group": ["non-convolutional" if m in set(non_convolutional) else "convolutional"
-                                for m in original.model_names]}),
-        accuracy_columns("orig_top1", original.correct_counts(), n_o, alpha),
-        accuracy_columns("new_top1", new.correct_counts(), n_n, alpha),
-        accuracy_columns("orig_top5", top5_original, n_o, alpha),
-        accuracy_columns("new_top5", top5_new, n_n, alpha),
-    ], axis=1)
+    df = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "model": list(original.model_names),
+                    "group": [
+                        "non-convolutional" if m in set(non_convolutional) else "convolutional"
+                        for m in original.model_names
+                    ],
+                }
+            ),
+            accuracy_columns("orig_top1", original.correct_counts(), n_o, alpha),
+            accuracy_columns("new_top1", new.correct_counts(), n_n, alpha),
+            accuracy_columns("orig_top5", top5_original, n_o, alpha),
+            accuracy_columns("new_top5", top5_new, n_n, alpha),
+        ],
+        axis=1,
+    )
     df["gap_top1"] = df["orig_top1_accuracy"] - df["new_top1_accuracy"]
     df["gap_top5"] = df["orig_top5_accuracy"] - df["new_top5_accuracy"]
     df["delta_rank_top1"] = delta_rank(df["orig_top1_correct"] / n_o, df["new_top1_correct"] / n_n)
@@ -112,8 +133,9 @@ def fit_lines(table: pd.DataFrame, fits: pd.DataFrame, level: float = 0.95) -> p
     return pd.concat(parts, ignore_index=True)
 
 
-def similarity_table(sets: dict[str, Predictions], non_convolutional: Sequence[str] = (),
-                     eps: float = 0.01, delta: float = 0.05) -> pd.DataFrame:
+def similarity_table(
+    sets: dict[str, Predictions], non_convolutional: Sequence[str] = (), eps: float = 0.01, delta: float = 0.05
+) -> pd.DataFrame:
     """Mania et al.'s lens on each set, for all models and the convolutional ones: mean accuracy,
     mean similarity vs independent errors, and the testable models under the three bounds."""
     rows = []
@@ -122,12 +144,23 @@ def similarity_table(sets: dict[str, Predictions], non_convolutional: Sequence[s
         for models, p in ((f"all {preds.num_models} models", preds), (f"{conv.num_models} convolutional", conv)):
             s = similarity_lens(p, [1.0], set_name).summary
             b = bounds_lens(s.n, s.mean_accuracy, s.mean_similarity, eps, delta, s.num_models)
-            rows.append({"set": set_name, "models": models, "n": s.n, "mean_accuracy": 100 * s.mean_accuracy,
-                         "mean_similarity": 100 * s.mean_similarity,
-                         "mean_independent_similarity": 100 * s.mean_independent_similarity,
-                         "fraction_pairs_above_independent": s.fraction_above_independent,
-                         "eps": eps, "delta": delta, "union_k": b.union_k, "similarity_k": b.similarity_k,
-                         "naive_bayes_k": b.naive_bayes_k, "similarity_gain": b.similarity_gain})
+            rows.append(
+                {
+                    "set": set_name,
+                    "models": models,
+                    "n": s.n,
+                    "mean_accuracy": 100 * s.mean_accuracy,
+                    "mean_similarity": 100 * s.mean_similarity,
+                    "mean_independent_similarity": 100 * s.mean_independent_similarity,
+                    "fraction_pairs_above_independent": s.fraction_above_independent,
+                    "eps": eps,
+                    "delta": delta,
+                    "union_k": b.union_k,
+                    "similarity_k": b.similarity_k,
+                    "naive_bayes_k": b.naive_bayes_k,
+                    "similarity_gain": b.similarity_gain,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -138,10 +171,20 @@ def paper_check(table: pd.DataFrame) -> pd.DataFrame:
     for name, part in _subsets(table).items():
         gap = part["gap_top1"]
         inside = int(((gap >= lo) & (gap <= hi)).sum())
-        rows.append({"models": name, "mean_gap_top1": gap.mean(), "min_gap_top1": gap.min(),
-                     "max_gap_top1": gap.max(), "models_in_paper_range": inside, "num_models": len(part),
-                     "mean_in_paper_range": bool(lo <= gap.mean() <= hi), "mean_gap_top5": part["gap_top5"].mean(),
-                     "paper_low": lo, "paper_high": hi})
+        rows.append(
+            {
+                "models": name,
+                "mean_gap_top1": gap.mean(),
+                "min_gap_top1": gap.min(),
+                "max_gap_top1": gap.max(),
+                "models_in_paper_range": inside,
+                "num_models": len(part),
+                "mean_in_paper_range": bool(lo <= gap.mean() <= hi),
+                "mean_gap_top5": part["gap_top5"].mean(),
+                "paper_low": lo,
+                "paper_high": hi,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -161,42 +204,84 @@ def accuracies_markdown(table: pd.DataFrame) -> str:
     """Per-model table in the style of Recht et al. (2019) Table 1 (top-1 and top-5, 95% intervals)."""
     from holdout.tables import markdown_table
 
-    df = pd.DataFrame({"model": table["model"], "group": table["group"],
-                       "o1": _ci(table, "orig_top1"), "n1": _ci(table, "new_top1"),
-                       "g1": [f"{g:.1f}" for g in table["gap_top1"]],
-                       "r": [f"{int(d):+d}" if d else "0" for d in table["delta_rank_top1"]],
-                       "o5": _ci(table, "orig_top5"), "n5": _ci(table, "new_top5"),
-                       "g5": [f"{g:.1f}" for g in table["gap_top5"]]})
-    return markdown_table(df, {"model": "Model", "group": "Group", "o1": "ImageNet top-1", "n1": "V2 top-1",
-                               "g1": "Gap", "r": "Δ Rank", "o5": "ImageNet top-5", "n5": "V2 top-5",
-                               "g5": "Gap top-5"},
-                          title="ImageNet validation (n = 50,000) vs ImageNetV2 MatchedFrequency (n = 10,000)")
+    df = pd.DataFrame(
+        {
+            "model": table["model"],
+            "group": table["group"],
+            "o1": _ci(table, "orig_top1"),
+            "n1": _ci(table, "new_top1"),
+            "g1": [f"{g:.1f}" for g in table["gap_top1"]],
+            "r": [f"{int(d):+d}" if d else "0" for d in table["delta_rank_top1"]],
+            "o5": _ci(table, "orig_top5"),
+            "n5": _ci(table, "new_top5"),
+            "g5": [f"{g:.1f}" for g in table["gap_top5"]],
+        }
+    )
+    return markdown_table(
+        df,
+        {
+            "model": "Model",
+            "group": "Group",
+            "o1": "ImageNet top-1",
+            "n1": "V2 top-1",
+            "g1": "Gap",
+            "r": "Δ Rank",
+            "o5": "ImageNet top-5",
+            "n5": "V2 top-5",
+            "g5": "Gap top-5",
+        },
+        title="ImageNet validation (n = 50,000) vs ImageNetV2 MatchedFrequency (n = 10,000)",
+    )
 
 
 def fits_markdown(fits: pd.DataFrame) -> str:
     """The two least-squares lines, ± one standard error."""
     from holdout.tables import markdown_table
 
-    df = pd.DataFrame({"models": fits["models"],
-                       "slope": [f"{s:.3f} ± {e:.3f}" for s, e in fits[["slope", "slope_se"]].to_numpy()],
-                       "intercept": [f"{s:.2f} ± {e:.2f}" for s, e in fits[["intercept", "intercept_se"]].to_numpy()],
-                       "r2": [f"{r:.4f}" for r in fits["r_squared"]], "n": fits["n"]})
-    return markdown_table(df, {"models": "Models", "slope": "Slope", "intercept": "Intercept (%)",
-                               "r2": "R^2", "n": "n"},
-                          notes=[("new top-1 = slope x original top-1 + intercept, both in percent "
-                                 "(ordinary least squares; ± one standard error).")])
+    df = pd.DataFrame(
+        {
+            "models": fits["models"],
+            "slope": [f"{s:.3f} ± {e:.3f}" for s, e in fits[["slope", "slope_se"]].to_numpy()],
+            "intercept": [f"{s:.2f} ± {e:.2f}" for s, e in fits[["intercept", "intercept_se"]].to_numpy()],
+            "r2": [f"{r:.4f}" for r in fits["r_squared"]],
+            "n": fits["n"],
+        }
+    )
+    return markdown_table(
+        df,
+        {"models": "Models", "slope": "Slope", "intercept": "Intercept (%)", "r2": "R^2", "n": "n"},
+        notes=[
+            (
+                "new top-1 = slope x original top-1 + intercept, both in percent "
+                "(ordinary least squares; ± one standard error)."
+            )
+        ],
+    )
 
 
 def paper_check_markdown(check: pd.DataFrame) -> str:
     """What matches Recht et al. (2019): the 11-14% top-1 drop on MatchedFrequency."""
     from holdout.tables import markdown_table
 
-    df = pd.DataFrame({"models": check["models"], "mean": [f"{v:.2f}" for v in check["mean_gap_top1"]],
-                       "range": [f"{a:.2f} to {b:.2f}" for a, b in check[["min_gap_top1", "max_gap_top1"]].to_numpy()],
-                       "inside": [f"{a} of {b}" for a, b in check[["models_in_paper_range", "num_models"]].to_numpy()],
-                       "top5": [f"{v:.2f}" for v in check["mean_gap_top5"]]})
+    df = pd.DataFrame(
+        {
+            "models": check["models"],
+            "mean": [f"{v:.2f}" for v in check["mean_gap_top1"]],
+            "range": [f"{a:.2f} to {b:.2f}" for a, b in check[["min_gap_top1", "max_gap_top1"]].to_numpy()],
+            "inside": [f"{a} of {b}" for a, b in check[["models_in_paper_range", "num_models"]].to_numpy()],
+            "top5": [f"{v:.2f}" for v in check["mean_gap_top5"]],
+        }
+    )
     lo, hi = PAPER_TOP1_DROP
-    return markdown_table(df, {"models": "Models", "mean": "Mean top-1 drop", "range": "Range",
-                               "inside": f"Models with a drop in [{lo:g}, {hi:g}]", "top5": "Mean top-5 drop"},
-                          title=f"Recht et al. (2019): top-1 drops of {lo:g}% to {hi:g}% on MatchedFrequency",
-                          notes=["Drops in percentage points (original minus new top-1 accuracy)."])
+    return markdown_table(
+        df,
+        {
+            "models": "Models",
+            "mean": "Mean top-1 drop",
+            "range": "Range",
+            "inside": f"Models with a drop in [{lo:g}, {hi:g}]",
+            "top5": "Mean top-5 drop",
+        },
+        title=f"Recht et al. (2019): top-1 drops of {lo:g}% to {hi:g}% on MatchedFrequency",
+        notes=["Drops in percentage points (original minus new top-1 accuracy)."],
+    )

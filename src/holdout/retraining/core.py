@@ -139,8 +139,7 @@ def half_split(labels: Sequence[int] | np.ndarray, n_first: int, seed: int) -> n
     return mask
 
 
-def balanced_draw(labels: Sequence[int] | np.ndarray, per_class: int, seed: int,
-                  num_classes: int = 10) -> np.ndarray:
+def balanced_draw(labels: Sequence[int] | np.ndarray, per_class: int, seed: int, num_classes: int = 10) -> np.ndarray:
     """Indices (num_classes x per_class) of a seeded class-balanced random draw (Figure 1)."""
     y = _labels(labels, "balanced_draw")
     rng = np.random.default_rng(seed)
@@ -162,17 +161,31 @@ def hard_images(preds: Predictions) -> pd.DataFrame:
     p = np.asarray(preds.predictions)
     wrong = (p != preds.labels[None, :]).all(axis=0)
     idx = np.flatnonzero(wrong)
-    votes = np.stack([(p[:, idx] == c).sum(axis=0) for c in range(preds.num_classes)]) if idx.size else \
-        np.zeros((preds.num_classes, 0), dtype=np.int64)
-    return pd.DataFrame({"index": idx, "label": preds.labels[idx], "majority": votes.argmax(axis=0),
-                         "majority_votes": votes.max(axis=0) if idx.size else votes.sum(axis=0)})
+    votes = (
+        np.stack([(p[:, idx] == c).sum(axis=0) for c in range(preds.num_classes)])
+        if idx.size
+        else np.zeros((preds.num_classes, 0), dtype=np.int64)
+    )
+    return pd.DataFrame(
+        {
+            "index": idx,
+            "label": preds.labels[idx],
+            "majority": votes.argmax(axis=0),
+            "majority_votes": votes.max(axis=0) if idx.size else votes.sum(axis=0),
+        }
+    )
 
 
 def accuracy_row(correct: int, n: int, alpha: float = 0.05) -> dict[str, float]:
     """``correct``, ``n``, accuracy and its exact Clopper-Pearson interval, in percent."""
     lo, hi = clopper_pearson(int(correct), int(n), alpha)
-    return {"correct": int(correct), "n": int(n), "accuracy": 100 * (int(correct) / int(n)),
-            "ci_low": 100 * lo, "ci_high": 100 * hi}
+    return {
+        "correct": int(correct),
+        "n": int(n),
+        "accuracy": 100 * (int(correct) / int(n)),
+        "ci_low": 100 * lo,
+        "ci_high": 100 * hi,
+    }
 
 
 def table2(results: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
@@ -190,14 +203,21 @@ def table2(results: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     for r in results.itertuples(index=False):
         paper = PAPER_TABLE2.get(r.model)
         k = int(r.dataset[5:]) if r.dataset.startswith("split") else None
-        rows.append({"model": r.model, "dataset": r.dataset, **accuracy_row(r.correct, r.n, alpha),
-                     "paper_accuracy": paper[k - 1] if paper is not None and k is not None else np.nan})
+        rows.append(
+            {
+                "model": r.model,
+                "dataset": r.dataset,
+                **accuracy_row(r.correct, r.n, alpha),
+                "paper_accuracy": paper[k - 1] if paper is not None and k is not None else np.nan,
+            }
+        )
     df = pd.DataFrame(rows)
     orig = df[df.dataset == "original"].set_index("model")["accuracy"]
     df["minus_original"] = df["accuracy"] - df["model"].map(orig)
     order = {d: i for i, d in enumerate([f"split{i}" for i in range(1, 10)] + ["original"])}
-    return df.sort_values(["model", "dataset"], key=lambda s: s.map(order) if s.name == "dataset" else s,
-                          ignore_index=True)
+    return df.sort_values(
+        ["model", "dataset"], key=lambda s: s.map(order) if s.name == "dataset" else s, ignore_index=True
+    )
 
 
 def table2_markdown(t2: pd.DataFrame, notes: Sequence[str] = ()) -> str:
@@ -210,8 +230,11 @@ def table2_markdown(t2: pd.DataFrame, notes: Sequence[str] = ()) -> str:
         label = f"Split {d[5:]}" if d.startswith("split") else "Original test (standard split)"
         lines.append(f"| {label} | " + " | ".join(cell.get((m, d), "") for m in models) + " |")
     paper = [f"`{m}` " + ", ".join(f"{a:.2f}" for a in PAPER_TABLE2[m]) for m in models if m in PAPER_TABLE2]
-    notes = [*notes, "Accuracy (%) with exact 95% Clopper-Pearson intervals.",
-             "Paper (Recht et al. 2018, Table 2, splits 1-5): " + "; ".join(paper) + "." if paper else ""]
+    notes = [
+        *notes,
+        "Accuracy (%) with exact 95% Clopper-Pearson intervals.",
+        "Paper (Recht et al. 2018, Table 2, splits 1-5): " + "; ".join(paper) + "." if paper else "",
+    ]
     return "\n".join(lines) + "\n\n" + "".join(f"- {n}\n" for n in notes if n)
 
 
@@ -255,8 +278,9 @@ class RunData:
     test_set: str
 
 
-def run_data(run: str, split: np.ndarray, n_test: int, v4_labels: np.ndarray | None = None,
-             n_half: int = 1010) -> RunData:
+def run_data(
+    run: str, split: np.ndarray, n_test: int, v4_labels: np.ndarray | None = None, n_half: int = 1010
+) -> RunData:
     """Training and test data of a run: ``split<k>`` (Sec. 5.6), ``standard``, ``half<seed>`` (Sec. 5.5).
 
     ``split<k>`` trains on the training images outside split k plus the ``n_test`` original test
@@ -275,6 +299,7 @@ def run_data(run: str, split: np.ndarray, n_test: int, v4_labels: np.ndarray | N
         if v4_labels is None:
             raise ValueError(f"run {run!r} needs the CIFAR-10.1 v4 labels")
         extra = np.flatnonzero(half_split(v4_labels, n_half, int(run[4:])))
-        return RunData((("train", np.arange(n_train)), ("v4", extra)), ("v4", np.arange(len(v4_labels))),
-                       "cifar10_1_v4")
+        return RunData(
+            (("train", np.arange(n_train)), ("v4", extra)), ("v4", np.arange(len(v4_labels))), "cifar10_1_v4"
+        )
     raise ValueError(f"unknown retraining run {run!r} (split<k>, standard or half<seed>)")

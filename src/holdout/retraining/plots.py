@@ -32,11 +32,13 @@ def image_mosaic(images: np.ndarray, index: np.ndarray, pad: int = 1) -> np.ndar
     out = np.full((rows * (h + pad) - pad, cols * (w + pad) - pad, 3), 255, dtype=np.uint8)
     for r in range(rows):
         for c in range(cols):
-            out[r * (h + pad):r * (h + pad) + h, c * (w + pad):c * (w + pad) + w] = x[index[r, c]]
+            out[r * (h + pad) : r * (h + pad) + h, c * (w + pad) : c * (w + pad) + w] = x[index[r, c]]
     return out
 
 
-def figure1(panels: Sequence[tuple[str, np.ndarray, np.ndarray]], classes: Sequence[str]) -> tuple[Figure, pd.DataFrame]:
+def figure1(
+    panels: Sequence[tuple[str, np.ndarray, np.ndarray]], classes: Sequence[str]
+) -> tuple[Figure, pd.DataFrame]:
     """Figure 1: per panel ``(title, images, index)`` a grid with one row per class.
 
     ``index`` is num_classes x per_class (:func:`holdout.retraining.balanced_draw`). The paper
@@ -53,14 +55,18 @@ def figure1(panels: Sequence[tuple[str, np.ndarray, np.ndarray]], classes: Seque
         ax.set_title(title)
         for side in ax.spines.values():
             side.set_visible(False)
-        rows += [{"panel": title, "class": classes[r], "column": c + 1, "index": int(index[r, c])}
-                 for r in range(index.shape[0]) for c in range(index.shape[1])]
+        rows += [
+            {"panel": title, "class": classes[r], "column": c + 1, "index": int(index[r, c])}
+            for r in range(index.shape[0])
+            for c in range(index.shape[1])
+        ]
     fig.tight_layout()
     return fig, pd.DataFrame(rows)
 
 
-def figure3(images: np.ndarray, hard: pd.DataFrame, classes: Sequence[str], columns: int = 6,
-            max_images: int | None = None) -> tuple[Figure, pd.DataFrame]:
+def figure3(
+    images: np.ndarray, hard: pd.DataFrame, classes: Sequence[str], columns: int = 6, max_images: int | None = None
+) -> tuple[Figure, pd.DataFrame]:
     """Figure 3: hard images, each titled ``True: <class>`` / ``Predicted: <majority class>``.
 
     ``hard``: :func:`holdout.retraining.hard_images` (columns index, label, majority, ...).
@@ -79,6 +85,7 @@ def figure3(images: np.ndarray, hard: pd.DataFrame, classes: Sequence[str], colu
     if shown.empty:
         axes.flat[0].text(0.5, 0.5, "no image is misclassified by every model", ha="center", va="center")
     fig.tight_layout()
-    data = shown.assign(true_class=[classes[c] for c in shown["label"]],
-                        predicted_class=[classes[c] for c in shown["majority"]])
+    data = shown.assign(
+        true_class=[classes[c] for c in shown["label"]], predicted_class=[classes[c] for c in shown["majority"]]
+    )
     return fig, data.reset_index(drop=True)

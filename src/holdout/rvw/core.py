@@ -92,9 +92,7 @@ def _check_bound_args(test_error: np.ndarray, bits: np.ndarray, n: np.ndarray, C
     if np.any(~np.isfinite(bits)) or np.any(bits < 0):
         raise ValueError(f"bits must be finite and >= 0, got {bits}")
     if np.any(bits > C):
-        raise ValueError(
-            f"bits ({bits}) exceed C = {C}: Theorem 3.1 covers descriptions of at most C bits; raise C"
-        )
+        raise ValueError(f"bits ({bits}) exceed C = {C}: Theorem 3.1 covers descriptions of at most C bits; raise C")
     if np.any(~np.isfinite(n)) or np.any(n < 1) or np.any(n != np.floor(n)):
         raise ValueError(f"n (the test set size N) must be >= 1 and a whole number, got {n}")
 
@@ -166,19 +164,57 @@ def rvw_bound(
 # ---------------------------------------------------------------------------
 
 MATH_OPERATIONS: tuple[str, ...] = (
-    "add", "subtract", "multiply", "divide", "mod", "sin", "arcsin", "exp", "log", "power",
-    "round", "clip", "sqrt", "abs", "sign", "max", "argmax", "dot", "matmul", "svd",
-    "pseudo-inverse", "kronecker-product", "i", "Re", "Im",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "mod",
+    "sin",
+    "arcsin",
+    "exp",
+    "log",
+    "power",
+    "round",
+    "clip",
+    "sqrt",
+    "abs",
+    "sign",
+    "max",
+    "argmax",
+    "dot",
+    "matmul",
+    "svd",
+    "pseudo-inverse",
+    "kronecker-product",
+    "i",
+    "Re",
+    "Im",
 )
 """The 25 Math Operations of Appendix B (``ceil(log2 25) = 5`` bits each in a legend)."""
 
 RANDOM_SAMPLING_FUNCTIONS: tuple[str, ...] = (
-    "N", "Laplace", "Uniform", "Bernoulli", "Beta", "Multinomial", "Poisson", "RandInt", "SetRNGSeed",
+    "N",
+    "Laplace",
+    "Uniform",
+    "Bernoulli",
+    "Beta",
+    "Multinomial",
+    "Poisson",
+    "RandInt",
+    "SetRNGSeed",
 )
 TENSOR_OPERATIONS: tuple[str, ...] = ("index", "concat", "split", "reshape", "copy")
 DEEP_LEARNING_LAYERS: tuple[str, ...] = (
-    "Conv", "FullyConnected", "ReLU", "Sigmoid", "Threshold", "SoftMax",
-    "MaxPooling", "AvgPooling", "Downsample", "Dropout",
+    "Conv",
+    "FullyConnected",
+    "ReLU",
+    "Sigmoid",
+    "Threshold",
+    "SoftMax",
+    "MaxPooling",
+    "AvgPooling",
+    "Downsample",
+    "Dropout",
 )
 """The 10 Neural Net Layers of Appendix B (``ceil(log2 10) = 4`` bits per layer type)."""
 OPTIMIZERS: tuple[str, ...] = ("SGD", "GradientDescent", "AdaGrad", "AdaDelta", "RMSProp")
@@ -292,7 +328,9 @@ def english_bits(text: str, rubric: EnglishRubric = EnglishRubric(), part: str =
     norm = _normalise_text(text)
     if rubric.option == "character":
         n = len(norm)
-        return DescriptionItem(part, "characters (Option 1)", n, rubric.bits_per_character, n * rubric.bits_per_character)
+        return DescriptionItem(
+            part, "characters (Option 1)", n, rubric.bits_per_character, n * rubric.bits_per_character
+        )
     n = len(norm.split())
     return DescriptionItem(part, "words (Option 2)", n, rubric.bits_per_word, n * rubric.bits_per_word)
 
@@ -309,76 +347,145 @@ _TEXT: dict[str, Any] = {"type": "string", "pattern": r"\S", "x-problem": "expec
 
 def _closed(properties: dict[str, Any], required: Sequence[str] = (), **more: Any) -> dict[str, Any]:
     """An object schema with exactly these keys allowed."""
-    return {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False,
-            **more}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+        **more,
+    }
 
 
 #: JSON schema of a description file (Arora & Zhang Sec. 4); "x-problem" is the message of a
 #: violation at that node (``{value!r}`` is the offending value; "x-at-parent": the message names
 #: the node's container), the rest follows the validator.
-DESCRIPTION_SCHEMA: dict[str, Any] = _closed({
-    "name": _NAME,
-    "english": _closed({
-        "option": {"enum": ["character", "word"],
-                   "x-problem": "must be 'character' (Option 1) or 'word' (Option 2), got {value!r}"},
-        "bits_per_character": {"type": "number", "exclusiveMinimum": 0, "x-problem": "must be a number > 0"},
-        "bits_per_word": {"type": "number", "exclusiveMinimum": 0, "x-problem": "must be a number > 0"},
-    }),
-    "parts": {"type": "array", "minItems": 1,
-              "x-problem": "expected a non-empty list of parts (english, math, network, counted)",
-              "items": _closed({
-                  "english": _TEXT,
-                  "math": _closed({
-                      "name": _NAME,
-                      "symbols": {"type": "array", "items": _NAME, "x-problem": "expected a list of names"},
-                      "constants": {"type": ["object", "null"],
-                                    "additionalProperties": {"type": "number", "x-problem": "expected a number"}},
-                      "operators": {"type": "object", "minProperties": 1,
-                                    "x-problem": "a computation graph needs at least one operator",
-                                    "additionalProperties": {
-                                        "type": "array", "minItems": 2,
-                                        "x-problem": "expected [operator, argument, ...] with at least one argument",
-                                        "prefixItems": [{"enum": list(MATH_OPERATIONS), "x-at-parent": True,
-                                                         "x-problem":
-                                                         "unknown operator {value!r}; Rip van Winkle's Math "
-                                                         "Operations (Appendix B) are: " + ", ".join(MATH_OPERATIONS)}],
-                                        "items": _NAME}},
-                      "outputs": {"type": "object", "minProperties": 1, "additionalProperties": _NAME,
-                                  "x-problem": "a computation graph needs at least one output"},
-                      "order_bits": {"enum": ["every_edge", "order_sensitive"],
-                                     "x-problem": "must be 'every_edge' or 'order_sensitive', got {value!r}"},
-                      "operator_legend": {"enum": ["per_vertex", "per_type"],
-                                          "x-problem": "must be 'per_vertex' or 'per_type', got {value!r}"},
-                  }, required=["operators", "outputs"]),
-                  "network": _closed({
-                      "name": _NAME,
-                      "chain": {"type": "array", "minItems": 1, "x-problem": "expected a non-empty list of "
-                                "{layer: ...} or {block: ...} nodes",
-                                "items": _closed({
-                                    "layer": {"enum": [*DEEP_LEARNING_LAYERS, *LAYER_ALIASES], "x-problem":
-                                              "unknown layer {value!r}; Rip van Winkle's Neural Net Layers "
-                                              "(Appendix B) are: " + ", ".join(DEEP_LEARNING_LAYERS)},
-                                    "block": _NAME,
-                                    "args": {"type": "array", "x-problem": "expected a list of hyperparameter values"},
-                                    "repeat": {"type": "integer", "minimum": 1,
-                                               "x-problem": "must be an integer >= 1, got {value!r}"},
-                                }, oneOf=[{"required": ["layer"]}, {"required": ["block"]}],
-                                   **{"x-problem": "each node needs exactly one of 'layer' (a primitive layer) or "
-                                                   "'block' (a defined block)"})},
-                      "edge_bits": {"type": "integer", "minimum": 0,
-                                    "x-problem": "must be an integer >= 0, got {value!r}"},
-                      "blocks_and_hyperparameters_bits": _BITS,
-                      "hyperparameter_bits": _BITS,
-                  }, required=["chain"], oneOf=[{"required": ["blocks_and_hyperparameters_bits"]},
-                                                {"required": ["hyperparameter_bits"]}],
-                      **{"x-problem": "give exactly one of 'blocks_and_hyperparameters_bits' (a total) or "
-                                      "'hyperparameter_bits' (bits per hyperparameter value)"}),
-                  "counted": _closed({"bits": _BITS, "what": {**_TEXT, "x-problem": "say what was counted "
-                                                                              "(a non-empty string)"}},
-                                     required=["bits", "what"]),
-              }, minProperties=1, maxProperties=1, **{
-                  "x-problem": "each part is a mapping with exactly one key among english, math, network, counted"})},
-}, required=["name", "parts"])
+DESCRIPTION_SCHEMA: dict[str, Any] = _closed(
+    {
+        "name": _NAME,
+        "english": _closed(
+            {
+                "option": {
+                    "enum": ["character", "word"],
+                    "x-problem": "must be 'character' (Option 1) or 'word' (Option 2), got {value!r}",
+                },
+                "bits_per_character": {"type": "number", "exclusiveMinimum": 0, "x-problem": "must be a number > 0"},
+                "bits_per_word": {"type": "number", "exclusiveMinimum": 0, "x-problem": "must be a number > 0"},
+            }
+        ),
+        "parts": {
+            "type": "array",
+            "minItems": 1,
+            "x-problem": "expected a non-empty list of parts (english, math, network, counted)",
+            "items": _closed(
+                {
+                    "english": _TEXT,
+                    "math": _closed(
+                        {
+                            "name": _NAME,
+                            "symbols": {"type": "array", "items": _NAME, "x-problem": "expected a list of names"},
+                            "constants": {
+                                "type": ["object", "null"],
+                                "additionalProperties": {"type": "number", "x-problem": "expected a number"},
+                            },
+                            "operators": {
+                                "type": "object",
+                                "minProperties": 1,
+                                "x-problem": "a computation graph needs at least one operator",
+                                "additionalProperties": {
+                                    "type": "array",
+                                    "minItems": 2,
+                                    "x-problem": "expected [operator, argument, ...] with at least one argument",
+                                    "prefixItems": [
+                                        {
+                                            "enum": list(MATH_OPERATIONS),
+                                            "x-at-parent": True,
+                                            "x-problem": "unknown operator {value!r}; Rip van Winkle's Math "
+                                            "Operations (Appendix B) are: " + ", ".join(MATH_OPERATIONS),
+                                        }
+                                    ],
+                                    "items": _NAME,
+                                },
+                            },
+                            "outputs": {
+                                "type": "object",
+                                "minProperties": 1,
+                                "additionalProperties": _NAME,
+                                "x-problem": "a computation graph needs at least one output",
+                            },
+                            "order_bits": {
+                                "enum": ["every_edge", "order_sensitive"],
+                                "x-problem": "must be 'every_edge' or 'order_sensitive', got {value!r}",
+                            },
+                            "operator_legend": {
+                                "enum": ["per_vertex", "per_type"],
+                                "x-problem": "must be 'per_vertex' or 'per_type', got {value!r}",
+                            },
+                        },
+                        required=["operators", "outputs"],
+                    ),
+                    "network": _closed(
+                        {
+                            "name": _NAME,
+                            "chain": {
+                                "type": "array",
+                                "minItems": 1,
+                                "x-problem": "expected a non-empty list of {layer: ...} or {block: ...} nodes",
+                                "items": _closed(
+                                    {
+                                        "layer": {
+                                            "enum": [*DEEP_LEARNING_LAYERS, *LAYER_ALIASES],
+                                            "x-problem": "unknown layer {value!r}; Rip van Winkle's Neural Net Layers "
+                                            "(Appendix B) are: " + ", ".join(DEEP_LEARNING_LAYERS),
+                                        },
+                                        "block": _NAME,
+                                        "args": {
+                                            "type": "array",
+                                            "x-problem": "expected a list of hyperparameter values",
+                                        },
+                                        "repeat": {
+                                            "type": "integer",
+                                            "minimum": 1,
+                                            "x-problem": "must be an integer >= 1, got {value!r}",
+                                        },
+                                    },
+                                    oneOf=[{"required": ["layer"]}, {"required": ["block"]}],
+                                    **{
+                                        "x-problem": "each node needs exactly one of 'layer' (a primitive layer) or "
+                                        "'block' (a defined block)"
+                                    },
+                                ),
+                            },
+                            "edge_bits": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "x-problem": "must be an integer >= 0, got {value!r}",
+                            },
+                            "blocks_and_hyperparameters_bits": _BITS,
+                            "hyperparameter_bits": _BITS,
+                        },
+                        required=["chain"],
+                        oneOf=[
+                            {"required": ["blocks_and_hyperparameters_bits"]},
+                            {"required": ["hyperparameter_bits"]},
+                        ],
+                        **{
+                            "x-problem": "give exactly one of 'blocks_and_hyperparameters_bits' (a total) or "
+                            "'hyperparameter_bits' (bits per hyperparameter value)"
+                        },
+                    ),
+                    "counted": _closed(
+                        {"bits": _BITS, "what": {**_TEXT, "x-problem": "say what was counted (a non-empty string)"}},
+                        required=["bits", "what"],
+                    ),
+                },
+                minProperties=1,
+                maxProperties=1,
+                **{"x-problem": "each part is a mapping with exactly one key among english, math, network, counted"},
+            ),
+        },
+    },
+    required=["name", "parts"],
+)
 
 
 class _Ctx:
@@ -403,8 +510,12 @@ def _schema_problem(err: Any) -> tuple[str, str]:
     if err.validator == "required":
         missing = next(k for k in err.validator_value if k not in err.instance)
         return _key([*path, missing]), "missing required key"
-    if err.validator == "additionalProperties" and isinstance(err.instance, Mapping) and \
-            "properties" in err.schema and "x-problem" not in err.schema:
+    if (
+        err.validator == "additionalProperties"
+        and isinstance(err.instance, Mapping)
+        and "properties" in err.schema
+        and "x-problem" not in err.schema
+    ):
         extra = next(k for k in err.instance if k not in err.schema["properties"])
         return _key([*path, extra]), f"unknown key (allowed: {', '.join(err.schema['properties'])})"
     problem = err.schema.get("x-problem", err.message)
@@ -445,8 +556,12 @@ def _math_graph(ctx: _Ctx, m: Mapping[str, Any], key: str) -> dict[str, list[str
     constants = [str(c) for c in (m.get("constants") or {})]
     operators, outputs = m["operators"], m["outputs"]
     names: dict[str, str] = {}
-    for group, members in (("symbols", symbols), ("constants", constants),
-                           ("operators", [str(o) for o in operators]), ("outputs", [str(o) for o in outputs])):
+    for group, members in (
+        ("symbols", symbols),
+        ("constants", constants),
+        ("operators", [str(o) for o in operators]),
+        ("outputs", [str(o) for o in outputs]),
+    ):
         for name in members:
             if name in names:
                 raise ctx.fail(f"{key}.{group}.{name}", f"vertex name already used in {names[name]}")
@@ -456,8 +571,9 @@ def _math_graph(ctx: _Ctx, m: Mapping[str, Any], key: str) -> dict[str, list[str
     for vertex, spec in operators.items():
         for i, a in enumerate(str(a) for a in spec[1:]):
             if a not in readable:
-                raise ctx.fail(f"{key}.operators.{vertex}[{i + 1}]",
-                               f"argument {a!r} is not a symbol, constant or operator vertex")
+                raise ctx.fail(
+                    f"{key}.operators.{vertex}[{i + 1}]", f"argument {a!r} is not a symbol, constant or operator vertex"
+                )
         deps[str(vertex)] = [str(a) for a in spec[1:] if str(a) in operators]
     for out, src in outputs.items():
         if str(src) not in readable:
@@ -466,7 +582,9 @@ def _math_graph(ctx: _Ctx, m: Mapping[str, Any], key: str) -> dict[str, list[str
         tuple(graphlib.TopologicalSorter(deps).static_order())
     except graphlib.CycleError as err:
         cycle = [str(v) for v in err.args[1]]
-        raise ctx.fail(f"{key}.operators.{cycle[0]}", "the computation graph has a cycle: " + " -> ".join(cycle))
+        raise ctx.fail(
+            f"{key}.operators.{cycle[0]}", "the computation graph has a cycle: " + " -> ".join(cycle)
+        ) from err
     return deps
 
 
@@ -479,8 +597,9 @@ def _math_items(ctx: _Ctx, m: Mapping[str, Any], key: str) -> list[DescriptionIt
     legend_mode = m.get("operator_legend", "per_vertex")
     op_types = [spec[0] for spec in operators.values()]
     arg_edges = sum(len(spec) - 1 for spec in operators.values())
-    ordered_edges = sum(len(spec) - 1 for spec in operators.values()
-                        if spec[0] in ORDER_SENSITIVE_OPERATIONS and len(spec) > 2)
+    ordered_edges = sum(
+        len(spec) - 1 for spec in operators.values() if spec[0] in ORDER_SENSITIVE_OPERATIONS and len(spec) > 2
+    )
     n_vertices = len(m.get("symbols", [])) + len(constants) + len(operators) + len(outputs)
     n_edges = arg_edges + len(outputs)
     ib = index_bits(n_vertices)
@@ -488,12 +607,24 @@ def _math_items(ctx: _Ctx, m: Mapping[str, Any], key: str) -> list[DescriptionIt
     op_bits = index_bits(len(MATH_OPERATIONS))
     n_legend_ops = len(op_types) if legend_mode == "per_vertex" else len(set(op_types))
     return [
-        DescriptionItem(label, f"edges: {n_edges} x {ib}-bit vertex index ({n_vertices} vertices)", n_edges, ib, n_edges * ib),
+        DescriptionItem(
+            label, f"edges: {n_edges} x {ib}-bit vertex index ({n_vertices} vertices)", n_edges, ib, n_edges * ib
+        ),
         DescriptionItem(label, f"order bits ({order_mode})", order, 1, order),
-        DescriptionItem(label, f"legend: constants as {CONSTANT_BITS}-bit floats", len(constants), CONSTANT_BITS,
-                        len(constants) * CONSTANT_BITS),
-        DescriptionItem(label, f"legend: operators of {len(MATH_OPERATIONS)} Math Operations ({legend_mode})",
-                        n_legend_ops, op_bits, n_legend_ops * op_bits),
+        DescriptionItem(
+            label,
+            f"legend: constants as {CONSTANT_BITS}-bit floats",
+            len(constants),
+            CONSTANT_BITS,
+            len(constants) * CONSTANT_BITS,
+        ),
+        DescriptionItem(
+            label,
+            f"legend: operators of {len(MATH_OPERATIONS)} Math Operations ({legend_mode})",
+            n_legend_ops,
+            op_bits,
+            n_legend_ops * op_bits,
+        ),
     ]
 
 
@@ -506,19 +637,40 @@ def _network_items(m: Mapping[str, Any], key: str) -> list[DescriptionItem]:
     n_nodes = len(chain)
     edge_bits = float(m["edge_bits"]) if "edge_bits" in m else float(index_bits(n_nodes + 1))
     layer_bits = index_bits(len(DEEP_LEARNING_LAYERS))
-    items = [DescriptionItem(label, f"primitive layer types ({len(DEEP_LEARNING_LAYERS)} Neural Net Layers)",
-                             n_layers, layer_bits, n_layers * layer_bits)]
+    items = [
+        DescriptionItem(
+            label,
+            f"primitive layer types ({len(DEEP_LEARNING_LAYERS)} Neural Net Layers)",
+            n_layers,
+            layer_bits,
+            n_layers * layer_bits,
+        )
+    ]
     if "blocks_and_hyperparameters_bits" in m:
         lump = float(m["blocks_and_hyperparameters_bits"])
-        items.append(DescriptionItem(label, f"blocks ({len(blocks)}) and hyperparameters (total as given)", 1, lump, lump))
+        items.append(
+            DescriptionItem(label, f"blocks ({len(blocks)}) and hyperparameters (total as given)", 1, lump, lump)
+        )
     else:
         each = float(m["hyperparameter_bits"])
         block_type_bits = index_bits(len(DEEP_LEARNING_LAYERS) + len(set(blocks))) if blocks else 0
-        items.append(DescriptionItem(label, "block types (layer vocabulary + defined blocks)", len(blocks),
-                                     block_type_bits, len(blocks) * block_type_bits))
-        items.append(DescriptionItem(label, "hyperparameter values (args, repeat counts)", n_values, each, n_values * each))
-    items.append(DescriptionItem(label, "chain edges (input -> first node, node -> next)", n_nodes, edge_bits,
-                                 n_nodes * edge_bits))
+        items.append(
+            DescriptionItem(
+                label,
+                "block types (layer vocabulary + defined blocks)",
+                len(blocks),
+                block_type_bits,
+                len(blocks) * block_type_bits,
+            )
+        )
+        items.append(
+            DescriptionItem(label, "hyperparameter values (args, repeat counts)", n_values, each, n_values * each)
+        )
+    items.append(
+        DescriptionItem(
+            label, "chain edges (input -> first node, node -> next)", n_nodes, edge_bits, n_nodes * edge_bits
+        )
+    )
     return items
 
 
@@ -560,8 +712,18 @@ def description_length(path: str | Path, english: EnglishRubric | None = None) -
 # ---------------------------------------------------------------------------
 
 TABLE_COLUMNS: tuple[str, ...] = (
-    "name", "setting", "test_error", "n", "bits", "bits_source", "C", "delta",
-    "bound", "paper_bits", "paper_bound", "bound_minus_paper",
+    "name",
+    "setting",
+    "test_error",
+    "n",
+    "bits",
+    "bits_source",
+    "C",
+    "delta",
+    "bound",
+    "paper_bits",
+    "paper_bound",
+    "bound_minus_paper",
 )
 """Columns of :func:`rvw_table` (errors and bounds as fractions, bits in bits)."""
 
@@ -598,27 +760,36 @@ def rvw_table(
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
         paper_bound = row.get("paper_bound")
-        out.append({
-            "name": str(row["name"]),
-            "setting": str(row.get("setting", "")),
-            "test_error": float(row["test_error"]),
-            "n": int(row["n"]),
-            "bits": int(bits) if bits.is_integer() else bits,
-            "bits_source": source,
-            "C": float(C),
-            "delta": float(delta),
-            "bound": bound,
-            "paper_bits": row.get("paper_bits"),
-            "paper_bound": paper_bound,
-            "bound_minus_paper": None if paper_bound is None else bound - float(paper_bound),
-        })
+        out.append(
+            {
+                "name": str(row["name"]),
+                "setting": str(row.get("setting", "")),
+                "test_error": float(row["test_error"]),
+                "n": int(row["n"]),
+                "bits": int(bits) if bits.is_integer() else bits,
+                "bits_source": source,
+                "C": float(C),
+                "delta": float(delta),
+                "bound": bound,
+                "paper_bits": row.get("paper_bits"),
+                "paper_bound": paper_bound,
+                "bound_minus_paper": None if paper_bound is None else bound - float(paper_bound),
+            }
+        )
     return out
 
 
 _MARKDOWN_COLUMNS = {
-    "name": "Model", "setting": "Setting", "test_error": "Test error", "n": "N", "bits": "Desc. length (bits)",
-    "bound": "Our bound", "bound4": "Our bound (4 d.p.)", "paper_bits": "Paper: length",
-    "paper_bound": "Paper: bound", "same": "Same to 2 d.p.",
+    "name": "Model",
+    "setting": "Setting",
+    "test_error": "Test error",
+    "n": "N",
+    "bits": "Desc. length (bits)",
+    "bound": "Our bound",
+    "bound4": "Our bound (4 d.p.)",
+    "paper_bits": "Paper: length",
+    "paper_bound": "Paper: bound",
+    "same": "Same to 2 d.p.",
 }
 
 
@@ -636,15 +807,31 @@ def rvw_table_markdown(table: Sequence[Mapping[str, Any]], title: str = "") -> s
     if table:
         c, d = table[0]["C"], table[0]["delta"]
         lines += [f"C = {c:g}, delta = {d:g}; bound = fixed point of T(p), Theorem 3.1.", ""]
-    shown = pd.DataFrame([{
-        "name": r["name"], "setting": r["setting"], "test_error": _pct(r["test_error"]), "n": r["n"],
-        "bits": _num(r["bits"]), "bound": _pct(r["bound"]), "bound4": _pct(r["bound"], 4),
-        "paper_bits": _num(r["paper_bits"]), "paper_bound": _pct(r["paper_bound"]),
-        "same": "" if r["paper_bound"] is None else ("yes" if _pct(r["bound"]) == _pct(r["paper_bound"]) else "no"),
-    } for r in table], columns=list(_MARKDOWN_COLUMNS))
+    shown = pd.DataFrame(
+        [
+            {
+                "name": r["name"],
+                "setting": r["setting"],
+                "test_error": _pct(r["test_error"]),
+                "n": r["n"],
+                "bits": _num(r["bits"]),
+                "bound": _pct(r["bound"]),
+                "bound4": _pct(r["bound"], 4),
+                "paper_bits": _num(r["paper_bits"]),
+                "paper_bound": _pct(r["paper_bound"]),
+                "same": ""
+                if r["paper_bound"] is None
+                else ("yes" if _pct(r["bound"]) == _pct(r["paper_bound"]) else "no"),
+            }
+            for r in table
+        ],
+        columns=list(_MARKDOWN_COLUMNS),
+    )
     align = {c: "r" for c in list(_MARKDOWN_COLUMNS)[2:-1]} | {"same": "c"}
     text = "\n".join(lines) + ("\n" if lines else "") + markdown_table(shown, _MARKDOWN_COLUMNS, align)
     if any(r["paper_bound"] is not None and _pct(r["bound"]) != _pct(r["paper_bound"]) for r in table):
-        text += ("\nRows marked 'no': the paper's printed bound and ours differ in the last printed "
-                 "digit; the 4-decimal column shows where the exact fixed point lies.\n")
+        text += (
+            "\nRows marked 'no': the paper's printed bound and ours differ in the last printed "
+            "digit; the 4-decimal column shows where the exact fixed point lies.\n"
+        )
     return text

@@ -2,18 +2,18 @@
 and the per-test-set tables of the workflow (``study``)."""
 
 from holdout.similarity.core import (
-    agreement_counts,
-    pairwise_similarity,
-    independent_similarity,
-    upper_pairs,
     SimilaritySummary,
-    summarize_similarity,
-    is_similarity_cover,
-    greedy_similarity_cover,
+    agreement_counts,
     covering_numbers,
-    min_similarity_cover_size,
     difficulty_distribution,
+    greedy_similarity_cover,
+    independent_similarity,
+    is_similarity_cover,
+    min_similarity_cover_size,
+    pairwise_similarity,
     resolve_subset,
+    summarize_similarity,
+    upper_pairs,
 )
 from holdout.similarity.study import (
     SetAnalysis,

@@ -224,7 +224,9 @@ def _check_cover_inputs(similarity: np.ndarray, error_rates: np.ndarray) -> tupl
         outside = np.argwhere(~((arr >= 0.0) & (arr <= 1.0)))  # NaN is outside too
         if outside.size:
             first = tuple(int(i) for i in outside[0])
-            raise ValueError(f"{name} must lie in [0, 1]: {len(outside)} value(s) do not, first {arr[first]} at {first}")
+            raise ValueError(
+                f"{name} must lie in [0, 1]: {len(outside)} value(s) do not, first {arr[first]} at {first}"
+            )
     return sim, err
 
 
@@ -241,9 +243,7 @@ def _cover_relation(sim: np.ndarray, err: np.ndarray, eta: float) -> tuple[np.nd
     return below, above
 
 
-def is_similarity_cover(
-    cover: Sequence[int], similarity: np.ndarray, error_rates: np.ndarray, eta: float
-) -> bool:
+def is_similarity_cover(cover: Sequence[int], similarity: np.ndarray, error_rates: np.ndarray, eta: float) -> bool:
     """True when the models ``cover`` (indices) form an eta-similarity cover (Definition 1).
 
     Every model q needs q' in the cover with error <= error(q) and similarity >= eta,

@@ -64,13 +64,15 @@ def split_checkpoint_name(name: str) -> tuple[str, int]:
 def checkpoint_table(preds: Predictions) -> pd.DataFrame:
     """One row per checkpoint: name, model, epoch, number of correct predictions and accuracy."""
     parts = [split_checkpoint_name(m) for m in preds.model_names]
-    return pd.DataFrame({
-        "checkpoint": list(preds.model_names),
-        "model": [p[0] for p in parts],
-        "epoch": [p[1] for p in parts],
-        "correct": preds.correct_counts(),
-        "accuracy": preds.accuracies(),
-    })
+    return pd.DataFrame(
+        {
+            "checkpoint": list(preds.model_names),
+            "model": [p[0] for p in parts],
+            "epoch": [p[1] for p in parts],
+            "correct": preds.correct_counts(),
+            "accuracy": preds.accuracies(),
+        }
+    )
 
 
 def filter_by_accuracy(preds: Predictions, min_accuracy: float = 0.5) -> Predictions:
@@ -125,20 +127,36 @@ def figure3(preds: Predictions, min_accuracy: float, etas: Sequence[float]) -> F
     indep = independent_similarity(mu)
     names = np.array(kept.model_names)
     iu, ju = np.triu_indices(len(names), k=1)
-    pairs = pd.DataFrame({
-        "checkpoint_i": names[iu], "checkpoint_j": names[ju], "accuracy_i": 1 - mu[iu], "accuracy_j": 1 - mu[ju],
-        "similarity": sim[iu, ju], "independent_similarity": indep[iu, ju],
-    })
+    pairs = pd.DataFrame(
+        {
+            "checkpoint_i": names[iu],
+            "checkpoint_j": names[ju],
+            "accuracy_i": 1 - mu[iu],
+            "accuracy_j": 1 - mu[ju],
+            "similarity": sim[iu, ju],
+            "independent_similarity": indep[iu, ju],
+        }
+    )
     etas = np.asarray(etas, dtype=float)
-    covering = pd.DataFrame({"eta": etas, "covering_number_upper_bound": covering_numbers(sim, mu, etas),
-                             "num_checkpoints": kept.num_models})
+    covering = pd.DataFrame(
+        {
+            "eta": etas,
+            "covering_number_upper_bound": covering_numbers(sim, mu, etas),
+            "num_checkpoints": kept.num_models,
+        }
+    )
     s = summarize_similarity(errors, sim)
     summary: dict[str, object] = {
-        "test_set": preds.test_set, "n": preds.num_examples, "min_accuracy": float(min_accuracy),
-        "num_checkpoints": preds.num_models, "num_kept": kept.num_models,
+        "test_set": preds.test_set,
+        "n": preds.num_examples,
+        "min_accuracy": float(min_accuracy),
+        "num_checkpoints": preds.num_models,
+        "num_kept": kept.num_models,
         "num_models": len({split_checkpoint_name(m)[0] for m in preds.model_names}),
-        "best_accuracy": float(preds.accuracies().max()), "num_pairs": s.num_pairs,
-        "mean_accuracy": s.mean_accuracy, "mean_similarity": s.mean_similarity,
+        "best_accuracy": float(preds.accuracies().max()),
+        "num_pairs": s.num_pairs,
+        "mean_accuracy": s.mean_accuracy,
+        "mean_similarity": s.mean_similarity,
         "mean_independent_similarity": s.mean_independent_similarity,
         "fraction_pairs_above_independent": s.fraction_above_independent,
     }
@@ -175,17 +193,22 @@ def table1_rows(preds: Predictions, specs: Sequence[dict], n: int | None = None)
         if len(names) < 2:
             raise ValueError(f"Table-1 row {spec.get('name')!r} selects {len(names)} checkpoint(s); need 2")
         sub = preds.subset(names)
-        rows.append({
-            "name": spec["name"], "n": int(n or preds.num_examples),
-            "mean_accuracy": float(sub.accuracies().mean()),
-            "mean_similarity": float(upper_pairs(pairwise_similarity(sub.errors())).mean()),
-            "num_models": len(names), "models": " ".join(names),
-        })
+        rows.append(
+            {
+                "name": spec["name"],
+                "n": int(n or preds.num_examples),
+                "mean_accuracy": float(sub.accuracies().mean()),
+                "mean_similarity": float(upper_pairs(pairwise_similarity(sub.errors())).mean()),
+                "num_models": len(names),
+                "models": " ".join(names),
+            }
+        )
     return rows
 
 
-def table1_gains(rows: Sequence[dict], eps: float, delta: float, form: str = "literal",
-                 threads: int = 1) -> pd.DataFrame:
+def table1_gains(
+    rows: Sequence[dict], eps: float, delta: float, form: str = "literal", threads: int = 1
+) -> pd.DataFrame:
     """:func:`holdout.bounds.study.table1` of the rows, with rows the similarity bounds do not cover.
 
     The similarity and naive Bayes bounds (Mania et al. Sec. 4, App. B) need the mean similarity
@@ -205,10 +228,19 @@ def table1_gains(rows: Sequence[dict], eps: float, delta: float, form: str = "li
             j += 1
         else:
             nan = float("nan")
-            row = {"name": r["name"], "n": int(r["n"]), "mean_accuracy": r["mean_accuracy"],
-                   "mean_similarity": r["mean_similarity"], "eps": eps, "delta": delta,
-                   "union_k": union_bound_k(int(r["n"]), float(m), eps, delta), "similarity_k": nan,
-                   "naive_bayes_k": nan, "sb_gain": nan, "nbb_gain": nan}
+            row = {
+                "name": r["name"],
+                "n": int(r["n"]),
+                "mean_accuracy": r["mean_accuracy"],
+                "mean_similarity": r["mean_similarity"],
+                "eps": eps,
+                "delta": delta,
+                "union_k": union_bound_k(int(r["n"]), float(m), eps, delta),
+                "similarity_k": nan,
+                "naive_bayes_k": nan,
+                "sb_gain": nan,
+                "nbb_gain": nan,
+            }
         extra = {k: v for k, v in r.items() if k not in row and not k.startswith("paper_")}
         out.append({**row, "independent_similarity": float(m**2 + (1 - m) ** 2), "bounds_apply": bool(o), **extra})
     df = pd.DataFrame(out)
@@ -216,7 +248,10 @@ def table1_gains(rows: Sequence[dict], eps: float, delta: float, form: str = "li
 
 
 def recht_comparison(
-    original: Predictions, new: Predictions, alpha: float = 0.05, checkpoints: str = "final",
+    original: Predictions,
+    new: Predictions,
+    alpha: float = 0.05,
+    checkpoints: str = "final",
     min_accuracy: float = 0.0,
 ) -> tuple[pd.DataFrame, LinearFit]:
     """Recht et al. (2018) Table 1 and Eq. (3) for our checkpoints: original vs new test set.

@@ -29,9 +29,7 @@ EMPIRICAL = "#1f77b4"
 INDEPENDENT = "#ff7f0e"
 
 
-def plot_pair_similarities(
-    similarity: np.ndarray, independent: np.ndarray, title: str, num_models: int
-) -> Figure:
+def plot_pair_similarities(similarity: np.ndarray, independent: np.ndarray, title: str, num_models: int) -> Figure:
     """Mania et al. Fig. 1a: empirical vs independent-errors similarity of every model pair.
 
     ``similarity`` and ``independent`` are the values of the K(K-1)/2 pairs
@@ -142,13 +140,22 @@ def set_figures(
     :func:`holdout.similarity.study.analyse_set` (``pairs``, ``covering``, ``difficulty``, ``summary``)."""
     k = int(summary["num_models"])
     return {
-        "fig1a": plot_pair_similarities(pairs["similarity"], pairs["independent_similarity"],
-                                        f"{label}: model similarities", k),
-        "scatter": plot_similarity_scatter(pairs["similarity"], pairs["independent_similarity"],
-                                           f"{label}: pairs of models"),
-        "fig4": plot_difficulty(difficulty["fraction_misclassified_by_at_most_m"].to_numpy(),
-                                f"{label}: difficulty of test points", marks=sorted({0, min(6, k), k - 1}),
-                                n=int(summary["n"])),
-        "cover": plot_covering_numbers(cover["eta"].to_numpy(), cover["covering_number_upper_bound"].to_numpy(),
-                                       k, f"{label}: similarity covering numbers"),
+        "fig1a": plot_pair_similarities(
+            pairs["similarity"], pairs["independent_similarity"], f"{label}: model similarities", k
+        ),
+        "scatter": plot_similarity_scatter(
+            pairs["similarity"], pairs["independent_similarity"], f"{label}: pairs of models"
+        ),
+        "fig4": plot_difficulty(
+            difficulty["fraction_misclassified_by_at_most_m"].to_numpy(),
+            f"{label}: difficulty of test points",
+            marks=sorted({0, min(6, k), k - 1}),
+            n=int(summary["n"]),
+        ),
+        "cover": plot_covering_numbers(
+            cover["eta"].to_numpy(),
+            cover["covering_number_upper_bound"].to_numpy(),
+            k,
+            f"{label}: similarity covering numbers",
+        ),
     }

@@ -80,8 +80,9 @@ def analyse_set(
     """Similarity (Sec. 2), independent baseline (Sec. 5.1), covering numbers (Def. 1) and
     difficulty (App. C, Fig. 4) of the models of ``preds`` on one test set."""
     if preds.num_models < 2:
-        raise ValueError(f"{source}: need at least 2 models after excluding "
-                         f"similarity.exclude_models, got {preds.num_models}")
+        raise ValueError(
+            f"{source}: need at least 2 models after excluding similarity.exclude_models, got {preds.num_models}"
+        )
     errors = preds.errors()
     error_rates = errors.mean(axis=1)
     sim = pairwise_similarity(errors, method=method)
@@ -93,11 +94,17 @@ def analyse_set(
     iu, ju = np.triu_indices(len(names), k=1)
     counts = np.bincount(errors.sum(axis=0), minlength=len(names) + 1)
     out = {
-        "test_set": test_set, "source": source, "n": summary.n, "num_models": summary.num_models,
-        "num_pairs": summary.num_pairs, "excluded_models": list(excluded),
-        "mean_accuracy": summary.mean_accuracy, "mean_similarity": summary.mean_similarity,
+        "test_set": test_set,
+        "source": source,
+        "n": summary.n,
+        "num_models": summary.num_models,
+        "num_pairs": summary.num_pairs,
+        "excluded_models": list(excluded),
+        "mean_accuracy": summary.mean_accuracy,
+        "mean_similarity": summary.mean_similarity,
         "mean_independent_similarity": summary.mean_independent_similarity,
-        "min_similarity": summary.min_similarity, "max_similarity": summary.max_similarity,
+        "min_similarity": summary.min_similarity,
+        "max_similarity": summary.max_similarity,
         "fraction_pairs_above_independent": summary.fraction_above_independent,
         "similarity_quantiles": {str(q): v for q, v in summary.similarity_quantiles.items()},
         "independent_similarity_quantiles": {str(q): v for q, v in summary.independent_quantiles.items()},
@@ -106,15 +113,30 @@ def analyse_set(
     }
     return SetAnalysis(
         models=pd.DataFrame({"model": names, "accuracy": acc, "num_errors": errors.sum(axis=1)}),
-        pairs=pd.DataFrame({
-            "model_i": names[iu], "model_j": names[ju], "accuracy_i": acc[iu], "accuracy_j": acc[ju],
-            "similarity": sim[iu, ju], "independent_similarity": indep[iu, ju],
-        }),
-        covering=pd.DataFrame({"eta": np.round(etas, 10),
-                               "covering_number_upper_bound": covering_numbers(sim, error_rates, etas),
-                               "num_models": len(names)}),
-        difficulty=pd.DataFrame({"m": np.arange(len(names) + 1), "num_points_misclassified_by_exactly_m": counts,
-                                 "fraction_misclassified_by_at_most_m": at_most}),
+        pairs=pd.DataFrame(
+            {
+                "model_i": names[iu],
+                "model_j": names[ju],
+                "accuracy_i": acc[iu],
+                "accuracy_j": acc[ju],
+                "similarity": sim[iu, ju],
+                "independent_similarity": indep[iu, ju],
+            }
+        ),
+        covering=pd.DataFrame(
+            {
+                "eta": np.round(etas, 10),
+                "covering_number_upper_bound": covering_numbers(sim, error_rates, etas),
+                "num_models": len(names),
+            }
+        ),
+        difficulty=pd.DataFrame(
+            {
+                "m": np.arange(len(names) + 1),
+                "num_points_misclassified_by_exactly_m": counts,
+                "fraction_misclassified_by_at_most_m": at_most,
+            }
+        ),
         summary=out,
     )
 
@@ -133,10 +155,14 @@ def write_analysis(analysis: SetAnalysis, outputs: Mapping[str, str | Path]) -> 
 def measured_setting(summary: Mapping[str, Any]) -> dict[str, Any]:
     """The measured setting that the bounds study reads (``results/similarity/imagenet/setting.json``)
     from the summary of :func:`analyse_set`."""
-    setting = {key: summary[key] for key in
-               ("n", "mean_accuracy", "mean_similarity", "mean_independent_similarity", "num_models")}
-    setting["source"] = (f"measured by the similarity study on {summary['test_set']} ({summary['source']}); "
-                         f"excluded models: {', '.join(summary['excluded_models']) or 'none'}")
+    setting = {
+        key: summary[key]
+        for key in ("n", "mean_accuracy", "mean_similarity", "mean_independent_similarity", "num_models")
+    }
+    setting["source"] = (
+        f"measured by the similarity study on {summary['test_set']} ({summary['source']}); "
+        f"excluded models: {', '.join(summary['excluded_models']) or 'none'}"
+    )
     setting["test_set"] = summary["test_set"]
     return setting
 
@@ -171,13 +197,25 @@ def table1_rows(
         mean_ind = float(upper_pairs(independent_similarity(errors.mean(axis=1))).mean())
         for eps in eps_values:
             tm = count_testable_models(n, 1.0 - mean_acc, mean_sim, float(eps), float(delta))
-            rows.append({
-                "test_set": test_set, "models": spec["name"], "num_models": len(names),
-                "model_names": " ".join(names), "n": n, "eps": eps, "delta": delta,
-                "mean_accuracy": mean_acc, "mean_similarity": mean_sim, "mean_independent_similarity": mean_ind,
-                "k_union": tm.union_k, "k_similarity": tm.similarity_k, "k_naive_bayes": tm.naive_bayes_k,
-                "gain_similarity": tm.similarity_gain, "gain_naive_bayes": tm.naive_bayes_gain,
-            })
+            rows.append(
+                {
+                    "test_set": test_set,
+                    "models": spec["name"],
+                    "num_models": len(names),
+                    "model_names": " ".join(names),
+                    "n": n,
+                    "eps": eps,
+                    "delta": delta,
+                    "mean_accuracy": mean_acc,
+                    "mean_similarity": mean_sim,
+                    "mean_independent_similarity": mean_ind,
+                    "k_union": tm.union_k,
+                    "k_similarity": tm.similarity_k,
+                    "k_naive_bayes": tm.naive_bayes_k,
+                    "gain_similarity": tm.similarity_gain,
+                    "gain_naive_bayes": tm.naive_bayes_gain,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -186,9 +224,16 @@ def _gain(x: float) -> str:
 
 
 _TABLE1_COLUMNS = {
-    "test_set": "Test set", "models": "Models", "num_models": "K", "n": "n", "eps": "eps",
-    "mean_accuracy": "Mean accuracy", "mean_similarity": "Mean similarity",
-    "mean_independent_similarity": "Independent", "k_union": "k (UB)", "gain_similarity": "SB",
+    "test_set": "Test set",
+    "models": "Models",
+    "num_models": "K",
+    "n": "n",
+    "eps": "eps",
+    "mean_accuracy": "Mean accuracy",
+    "mean_similarity": "Mean similarity",
+    "mean_independent_similarity": "Independent",
+    "k_union": "k (UB)",
+    "gain_similarity": "SB",
     "gain_naive_bayes": "NBB",
 }
 
@@ -196,17 +241,26 @@ _TABLE1_COLUMNS = {
 def table1_markdown(table: pd.DataFrame) -> str:
     """The Markdown of ``results/similarity/table1.md``: the rows of :func:`table1_rows` of every
     test set, as Mania et al. Table 1 prints them (percentages, gains 9.9x / 1.6e4x)."""
-    shown = pd.DataFrame({
-        "test_set": table.test_set, "models": table.models, "num_models": table.num_models,
-        "n": [f"{v:,}" for v in table.n], "eps": [f"{v:g}" for v in table.eps],
-        **{c: [f"{100 * v:.1f}%" for v in table[c]]
-           for c in ("mean_accuracy", "mean_similarity", "mean_independent_similarity")},
-        "k_union": [f"{v:,}" for v in table.k_union],
-        "gain_similarity": [_gain(v) for v in table.gain_similarity],
-        "gain_naive_bayes": [_gain(v) for v in table.gain_naive_bayes],
-    })
+    shown = pd.DataFrame(
+        {
+            "test_set": table.test_set,
+            "models": table.models,
+            "num_models": table.num_models,
+            "n": [f"{v:,}" for v in table.n],
+            "eps": [f"{v:g}" for v in table.eps],
+            **{
+                c: [f"{100 * v:.1f}%" for v in table[c]]
+                for c in ("mean_accuracy", "mean_similarity", "mean_independent_similarity")
+            },
+            "k_union": [f"{v:,}" for v in table.k_union],
+            "gain_similarity": [_gain(v) for v in table.gain_similarity],
+            "gain_naive_bayes": [_gain(v) for v in table.gain_naive_bayes],
+        }
+    )
     align = {c: "r" for c in list(_TABLE1_COLUMNS)[2:]}
-    note = (f"\ndelta = {table['delta'].iloc[0]:g}. SB, NBB: the number of testable models by the similarity bound "
-            "and by the naive Bayes bound, divided by that of the union bound (UB) "
-            "(Mania et al. 2019, Table 1: 20 random DARTS models, 96.8% / 97.5%: SB 9.9x, NBB 1.6e4x).\n")
+    note = (
+        f"\ndelta = {table['delta'].iloc[0]:g}. SB, NBB: the number of testable models by the similarity bound "
+        "and by the naive Bayes bound, divided by that of the union bound (UB) "
+        "(Mania et al. 2019, Table 1: 20 random DARTS models, 96.8% / 97.5%: SB 9.9x, NBB 1.6e4x).\n"
+    )
     return markdown_table(shown, _TABLE1_COLUMNS, align) + note

@@ -99,8 +99,10 @@ class AugmentConfig:
             (0.0 <= self.cutout_prob <= 1.0, "cutout_prob must be in [0, 1]"),
             (self.dual_cutout_alpha >= 0.0, "dual_cutout_alpha must be >= 0"),
             (0.0 <= self.erasing_prob <= 1.0, "erasing_prob must be in [0, 1]"),
-            (len(self.erasing_area) == 2 and 0.0 < self.erasing_area[0] <= self.erasing_area[1] < 1.0,
-             "erasing_area must be (low, high) with 0 < low <= high < 1"),
+            (
+                len(self.erasing_area) == 2 and 0.0 < self.erasing_area[0] <= self.erasing_area[1] < 1.0,
+                "erasing_area must be (low, high) with 0 < low <= high < 1",
+            ),
             (0.0 < self.erasing_min_aspect <= 1.0, "erasing_min_aspect must be in (0, 1]"),
             (self.erasing_max_attempts >= 1, "erasing_max_attempts must be >= 1"),
             (self.mixup_alpha > 0.0, "mixup_alpha must be > 0"),
@@ -159,7 +161,7 @@ def center_window(images: torch.Tensor | np.ndarray, size: int) -> torch.Tensor 
     if not 1 <= size <= min(h, w):
         raise ValueError(f"center_window: window {size} does not fit images of size {h} x {w}")
     y0, x0 = (h - size) // 2, (w - size) // 2
-    return images[..., y0:y0 + size, x0:x0 + size]
+    return images[..., y0 : y0 + size, x0 : x0 + size]
 
 
 def random_crop(images: torch.Tensor, padding: int, gen: torch.Generator | None = None) -> torch.Tensor:
@@ -182,23 +184,22 @@ def random_crop(images: torch.Tensor, padding: int, gen: torch.Generator | None 
     return padded.gather(2, rows).gather(3, cols)
 
 
-def random_horizontal_flip(images: torch.Tensor, prob: float = 0.5,
-                           gen: torch.Generator | None = None) -> torch.Tensor:
+def random_horizontal_flip(images: torch.Tensor, prob: float = 0.5, gen: torch.Generator | None = None) -> torch.Tensor:
     """Mirror each image left-right with probability ``prob``, independently per sample."""
     flip = _uniform(images.shape[0], gen, images.device) < prob
     return torch.where(flip[:, None, None, None], images.flip(-1), images)
 
 
-def normalize(images: torch.Tensor, mean: tuple[float, ...], std: tuple[float, ...],
-              dtype: torch.dtype = torch.float32) -> torch.Tensor:
+def normalize(
+    images: torch.Tensor, mean: tuple[float, ...], std: tuple[float, ...], dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
     """uint8 images in [0, 255] to ``(x / 255 - mean) / std`` per channel."""
     m = torch.tensor(mean, dtype=dtype, device=images.device).view(1, -1, 1, 1)
     s = torch.tensor(std, dtype=dtype, device=images.device).view(1, -1, 1, 1)
     return (images.to(dtype) / 255.0 - m) / s
 
 
-def cutout(images: torch.Tensor, size: int, prob: float = 1.0,
-           gen: torch.Generator | None = None) -> torch.Tensor:
+def cutout(images: torch.Tensor, size: int, prob: float = 1.0, gen: torch.Generator | None = None) -> torch.Tensor:
     """Cutout (DeVries & Taylor 2017) per sample, hysts' variant (``cut_inside=False``).
 
     The square's centre ``(cy, cx)`` is uniform on ``{0, ..., H - 1 + o} x {0, ..., W - 1 + o}``
@@ -222,9 +223,14 @@ def cutout(images: torch.Tensor, size: int, prob: float = 1.0,
     return images.masked_fill(mask[:, None], 0)
 
 
-def random_erasing(images: torch.Tensor, prob: float = 0.5, area: tuple[float, float] = (0.02, 0.4),
-                   min_aspect: float = 0.3, max_attempts: int = 20,
-                   gen: torch.Generator | None = None) -> torch.Tensor:
+def random_erasing(
+    images: torch.Tensor,
+    prob: float = 0.5,
+    area: tuple[float, float] = (0.02, 0.4),
+    min_aspect: float = 0.3,
+    max_attempts: int = 20,
+    gen: torch.Generator | None = None,
+) -> torch.Tensor:
     """Random erasing (Zhong et al. 2017), hysts' variant, per sample.
 
     With probability ``prob`` an image draws up to ``max_attempts`` rectangles
@@ -261,8 +267,13 @@ def one_hot(labels: torch.Tensor, num_classes: int, dtype: torch.dtype = torch.f
     return F.one_hot(labels.long(), num_classes).to(dtype)
 
 
-def mixup(views: tuple[torch.Tensor, ...], targets: torch.Tensor, alpha: float, rng: np.random.Generator,
-          gen: torch.Generator | None = None) -> tuple[tuple[torch.Tensor, ...], torch.Tensor, float]:
+def mixup(
+    views: tuple[torch.Tensor, ...],
+    targets: torch.Tensor,
+    alpha: float,
+    rng: np.random.Generator,
+    gen: torch.Generator | None = None,
+) -> tuple[tuple[torch.Tensor, ...], torch.Tensor, float]:
     """mixup (Zhang et al. 2018): ``x = lam x + (1 - lam) x[perm]``, same for soft targets.
 
     One ``lam ~ Beta(alpha, alpha)`` per batch (from ``rng``) and a uniform random
@@ -291,12 +302,20 @@ class AugmentedBatch:
     hard_labels: torch.Tensor
 
 
-def augment_batch(images: torch.Tensor, labels: torch.Tensor, config: AugmentConfig, num_classes: int,
-                  gen: torch.Generator | None, rng: np.random.Generator,
-                  memory_format: torch.memory_format = torch.contiguous_format) -> AugmentedBatch:
+def augment_batch(
+    images: torch.Tensor,
+    labels: torch.Tensor,
+    config: AugmentConfig,
+    num_classes: int,
+    gen: torch.Generator | None,
+    rng: np.random.Generator,
+    memory_format: torch.memory_format = torch.contiguous_format,
+) -> AugmentedBatch:
     """The full training-time pipeline (module docstring) on one uint8 batch, on its device."""
     if images.dtype != torch.uint8 or images.dim() != 4:
-        raise ValueError(f"augment_batch: expected uint8 N x C x H x W images, got {images.dtype} {tuple(images.shape)}")
+        raise ValueError(
+            f"augment_batch: expected uint8 N x C x H x W images, got {images.dtype} {tuple(images.shape)}"
+        )
     x = images
     if config.window is not None:
         x = random_window(x, config.window, gen)
@@ -306,8 +325,9 @@ def augment_batch(images: torch.Tensor, labels: torch.Tensor, config: AugmentCon
         x = random_horizontal_flip(x, config.flip_prob, gen)
     x = normalize(x, config.mean, config.std)
     if config.random_erasing:  # hysts (1d76092): erasing before cutout
-        x = random_erasing(x, config.erasing_prob, config.erasing_area, config.erasing_min_aspect,
-                           config.erasing_max_attempts, gen)
+        x = random_erasing(
+            x, config.erasing_prob, config.erasing_area, config.erasing_min_aspect, config.erasing_max_attempts, gen
+        )
     if config.cutout and not config.dual_cutout:  # dual cutout already cuts each view once
         x = cutout(x, config.cutout_size, config.cutout_prob, gen)
     views: tuple[torch.Tensor, ...]

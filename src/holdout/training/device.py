@@ -61,7 +61,8 @@ def memory_format_for(device: torch.device, model_config: object) -> torch.memor
 
     - CUDA: ``channels_last`` (tensor-core convolutions).
     - CPU: ``channels_last`` (oneDNN's NHWC kernels: 1.15-1.5x more images per CPU-second than
-      NCHW for every Table 2 width, on AVX-512 and on AVX2; ``benchmarks/bench_training.py``) unless the network has a 1x1
+      NCHW for every Table 2 width, on AVX-512 and on AVX2; ``benchmarks/bench_training.py``) unless
+      the network has a 1x1
       convolution with stride 2 over fewer than :data:`ONEDNN_MIN_STRIDED_1X1_CHANNELS` input
       channels: then NCHW. Reason: torch 2.14.1's oneDNN crashes or hangs in the backward pass of
       such a convolution in channels_last on x86 CPUs without AVX-512 (SIGSEGV, glibc
@@ -93,8 +94,11 @@ def narrowest_strided_1x1_channels(model_config: object) -> float:
 
     with torch.device("meta"):
         net = build_network(model_config)  # type: ignore[arg-type]
-    widths = [m.in_channels for m in net.modules() if isinstance(m, torch.nn.Conv2d)
-              and tuple(m.kernel_size) == (1, 1) and max(m.stride) > 1]
+    widths = [
+        m.in_channels
+        for m in net.modules()
+        if isinstance(m, torch.nn.Conv2d) and tuple(m.kernel_size) == (1, 1) and max(m.stride) > 1
+    ]
     return float(min(widths)) if widths else float("inf")
 
 
@@ -135,7 +139,8 @@ def execution_plan(
             (log or logging.getLogger(__name__)).warning(
                 "channels_last=True with a 1x1 stride-2 convolution over fewer than %d channels: oneDNN "
                 "(torch 2.14.1) may crash in the backward pass on CPUs without AVX-512; leave channels_last unset "
-                "to train in NCHW", ONEDNN_MIN_STRIDED_1X1_CHANNELS,
+                "to train in NCHW",
+                ONEDNN_MIN_STRIDED_1X1_CHANNELS,
             )
     on_cuda = dev.type == "cuda"
     return ExecutionPlan(

@@ -119,8 +119,7 @@ def gpu_slot(
     log = log or logging.getLogger("holdout.training.gpu")
     if os.environ.get("SLURM_JOB_ID"):
         visible = os.environ.get("CUDA_VISIBLE_DEVICES", "")
-        log.info("SLURM job %s: GPUs assigned by SLURM (CUDA_VISIBLE_DEVICES=%r)",
-                 os.environ["SLURM_JOB_ID"], visible)
+        log.info("SLURM job %s: GPUs assigned by SLURM (CUDA_VISIBLE_DEVICES=%r)", os.environ["SLURM_JOB_ID"], visible)
         yield GpuSlot(gpu=None, device="cuda" if visible else "cpu", source="slurm")
         return
     ids = list(visible_gpus() if gpus is None else gpus)
@@ -135,8 +134,11 @@ def gpu_slot(
     per_gpu = int(os.environ.get(ENV_JOBS_PER_GPU, "1")) if jobs_per_gpu is None else int(jobs_per_gpu)
     if per_gpu < 1:
         raise ValueError(f"jobs_per_gpu ({ENV_JOBS_PER_GPU}) must be >= 1, got {per_gpu}")
-    slots = [(gid, folder / (f"gpu{gid}.lock" if j == 0 else f"gpu{gid}.slot{j}.lock"))
-             for j in range(per_gpu) for gid in ids]
+    slots = [
+        (gid, folder / (f"gpu{gid}.lock" if j == 0 else f"gpu{gid}.slot{j}.lock"))
+        for j in range(per_gpu)
+        for gid in ids
+    ]
     while True:
         for gid, lock in slots:
             fd = _try_lock(lock)

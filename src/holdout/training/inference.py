@@ -65,14 +65,29 @@ def predict_checkpoints(
         net, meta = load_checkpoint(path, device=dev)
         epoch = int(meta["epoch"])
         names.append(checkpoint_name(model, epoch))
-        metas.append({"model": model, "epoch": epoch, "checkpoint": Path(path).name,
-                      "seed": meta.get("seed"), "train_metrics": meta.get("metrics", {}),
-                      "config": dict(config or {})})
+        metas.append(
+            {
+                "model": model,
+                "epoch": epoch,
+                "checkpoint": Path(path).name,
+                "seed": meta.get("seed"),
+                "train_metrics": meta.get("metrics", {}),
+                "config": dict(config or {}),
+            }
+        )
         tt = meta["test_time"]
         for name, x in data.items():
             t0 = time.perf_counter()
-            _, z = predict(net, prepare_images(x, tt), batch_size, device=dev, mean=tt["mean"], std=tt["std"],
-                           channels_last=channels_last, autocast=autocast)
+            _, z = predict(
+                net,
+                prepare_images(x, tt),
+                batch_size,
+                device=dev,
+                mean=tt["mean"],
+                std=tt["std"],
+                channels_last=channels_last,
+                autocast=autocast,
+            )
             dt = time.perf_counter() - t0
             if not np.isfinite(z).all():  # a diverged run (Table 2 draws learning rates up to 0.5)
                 log.warning("%s on %s: non-finite logits (diverged training) set to 0 / +-max", names[-1], name)
@@ -80,13 +95,28 @@ def predict_checkpoints(
                 metas[-1]["finite_logits"] = False
             logits[name].append(z)
             acc = float((z.argmax(1) == test_sets[name][1]).mean())
-            log.info("%s on %s: accuracy %.4f, %d images in %.2f s (%.0f images/s)",
-                     names[-1], name, acc, x.shape[0], dt, x.shape[0] / max(dt, 1e-9))
+            log.info(
+                "%s on %s: accuracy %.4f, %d images in %.2f s (%.0f images/s)",
+                names[-1],
+                name,
+                acc,
+                x.shape[0],
+                dt,
+                x.shape[0] / max(dt, 1e-9),
+            )
     out = {}
     for name, (_, y) in test_sets.items():
         z = np.stack(logits[name])
-        out[name] = Predictions.create(z.argmax(2), y, names, num_classes=z.shape[2], test_set=name,
-                                       metadata=metas, scores=z, source=f"{model} on {name}")
+        out[name] = Predictions.create(
+            z.argmax(2),
+            y,
+            names,
+            num_classes=z.shape[2],
+            test_set=name,
+            metadata=metas,
+            scores=z,
+            source=f"{model} on {name}",
+        )
     return out
 
 
@@ -102,7 +132,12 @@ def gather_predictions(parts: Sequence[Predictions], test_set: str) -> Predictio
     if all(p.scores is not None for p in parts):
         scores = np.concatenate([p.scores for p in parts])  # type: ignore[misc]
     return Predictions.create(
-        np.concatenate([p.predictions for p in parts]), labels,
-        [m for p in parts for m in p.model_names], num_classes=parts[0].num_classes, test_set=test_set,
-        metadata=[m for p in parts for m in p.metadata], scores=scores, source=test_set,
+        np.concatenate([p.predictions for p in parts]),
+        labels,
+        [m for p in parts for m in p.model_names],
+        num_classes=parts[0].num_classes,
+        test_set=test_set,
+        metadata=[m for p in parts for m in p.metadata],
+        scores=scores,
+        source=test_set,
     )

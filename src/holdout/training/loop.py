@@ -67,8 +67,8 @@ from holdout.training.models import (
     ResNetPreact,
     ResNetPreactConfig,
 )
-from holdout.training.registry import ModelSpec, build_network, describe_model, model_config_from_dict
 from holdout.training.progress import log_progress
+from holdout.training.registry import ModelSpec, build_network, describe_model, model_config_from_dict
 
 __all__ = [
     "LOG_NAME",
@@ -94,8 +94,17 @@ __all__ = [
 
 LOG_NAME = "training_log.csv"
 STATE_NAME = "state.pt"
-LOG_FIELDS = ("epoch", "train_loss", "train_accuracy", "lr", "images_per_s", "epoch_time_s", "wall_time_s",
-              "test_loss", "test_accuracy")
+LOG_FIELDS = (
+    "epoch",
+    "train_loss",
+    "train_accuracy",
+    "lr",
+    "images_per_s",
+    "epoch_time_s",
+    "wall_time_s",
+    "test_loss",
+    "test_accuracy",
+)
 
 OptimizerName = Literal["sgd", "momentum", "nesterov", "adam"]
 SchedulerName = Literal["multistep", "cosine"]
@@ -138,15 +147,25 @@ class TrainConfig:
         checks = [
             (self.epochs >= 1, "epochs must be >= 1"),
             (self.batch_size >= 1, "batch_size must be >= 1"),
-            (self.optimizer in ("sgd", "momentum", "nesterov", "adam"),
-             f"optimizer must be sgd, momentum, nesterov or adam, got {self.optimizer!r}"),
+            (
+                self.optimizer in ("sgd", "momentum", "nesterov", "adam"),
+                f"optimizer must be sgd, momentum, nesterov or adam, got {self.optimizer!r}",
+            ),
             (self.base_lr > 0, "base_lr must be > 0"),
             (0.0 <= self.momentum < 1.0, "momentum must be in [0, 1)"),
-            (len(self.adam_betas) == 2 and all(0.0 <= b < 1.0 for b in self.adam_betas), "adam_betas must be in [0, 1)"),
+            (
+                len(self.adam_betas) == 2 and all(0.0 <= b < 1.0 for b in self.adam_betas),
+                "adam_betas must be in [0, 1)",
+            ),
             (self.weight_decay >= 0, "weight_decay must be >= 0"),
-            (self.scheduler in ("multistep", "cosine"), f"scheduler must be multistep or cosine, got {self.scheduler!r}"),
-            (all(m >= 1 for m in self.milestones) and list(self.milestones) == sorted(set(self.milestones)),
-             "milestones must be increasing positive epochs"),
+            (
+                self.scheduler in ("multistep", "cosine"),
+                f"scheduler must be multistep or cosine, got {self.scheduler!r}",
+            ),
+            (
+                all(m >= 1 for m in self.milestones) and list(self.milestones) == sorted(set(self.milestones)),
+                "milestones must be increasing positive epochs",
+            ),
             (0.0 < self.lr_decay <= 1.0, "lr_decay must be in (0, 1]"),
             (0.0 <= self.lr_min_factor <= 1.0, "lr_min_factor must be in [0, 1]"),
         ]
@@ -231,17 +250,19 @@ class LRSchedule:
     def __call__(self, step: int) -> float:
         if self.kind == "multistep":
             passed = sum(1 for m in self.milestones if step >= m * self.steps_per_epoch)
-            return self.lr_decay ** passed
+            return self.lr_decay**passed
         total = self.epochs * self.steps_per_epoch
         f = self.lr_min_factor
         return f + (1.0 - f) * 0.5 * (1.0 + math.cos(math.pi * min(step, total) / total))
 
 
-def build_scheduler(optimizer: torch.optim.Optimizer, config: TrainConfig,
-                    steps_per_epoch: int) -> torch.optim.lr_scheduler.LambdaLR:
+def build_scheduler(
+    optimizer: torch.optim.Optimizer, config: TrainConfig, steps_per_epoch: int
+) -> torch.optim.lr_scheduler.LambdaLR:
     """Per-step ``LambdaLR`` with :class:`LRSchedule` (stepped after every optimizer step)."""
-    sched = LRSchedule(config.scheduler, steps_per_epoch, config.epochs, config.milestones, config.lr_decay,
-                       config.lr_min_factor)
+    sched = LRSchedule(
+        config.scheduler, steps_per_epoch, config.epochs, config.milestones, config.lr_decay, config.lr_min_factor
+    )
     return torch.optim.lr_scheduler.LambdaLR(optimizer, sched)
 
 
@@ -250,7 +271,9 @@ def soft_cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Ten
     return -(targets * F.log_softmax(logits.float(), dim=1)).sum(dim=1).mean()
 
 
-def training_loss(logits: Sequence[torch.Tensor], targets: torch.Tensor, dual_cutout_alpha: float = 0.1) -> torch.Tensor:
+def training_loss(
+    logits: Sequence[torch.Tensor], targets: torch.Tensor, dual_cutout_alpha: float = 0.1
+) -> torch.Tensor:
     """Training loss on one or two views.
 
     One view: soft-target cross-entropy. Two views (dual cutout, DeVries & Taylor
@@ -368,8 +391,14 @@ def _as_labels(labels: Any, n: int, num_classes: int, what: str) -> torch.Tensor
     return t
 
 
-def _fingerprint(model_config: ResNetPreactConfig, config: TrainConfig, seed: int, num_checkpoints: int,
-                 images: torch.Tensor, labels: torch.Tensor) -> str:
+def _fingerprint(
+    model_config: ResNetPreactConfig,
+    config: TrainConfig,
+    seed: int,
+    num_checkpoints: int,
+    images: torch.Tensor,
+    labels: torch.Tensor,
+) -> str:
     h = hashlib.sha256()
     h.update(json.dumps([model_config.to_dict(), config.to_dict(), seed, num_checkpoints], sort_keys=True).encode())
     h.update(str(tuple(images.shape)).encode())
@@ -382,17 +411,26 @@ def _fingerprint(model_config: ResNetPreactConfig, config: TrainConfig, seed: in
 # --------------------------------------------------------------------------- training
 
 
-def _evaluate(model: nn.Module, images: torch.Tensor, labels: torch.Tensor, aug: AugmentConfig,
-              batch_size: int, device: torch.device, memory_format: torch.memory_format,
-              autocast: bool) -> tuple[float, float]:
+def _evaluate(
+    model: nn.Module,
+    images: torch.Tensor,
+    labels: torch.Tensor,
+    aug: AugmentConfig,
+    batch_size: int,
+    device: torch.device,
+    memory_format: torch.memory_format,
+    autocast: bool,
+) -> tuple[float, float]:
     was = model.training
     model.eval()
     loss_sum = torch.zeros((), device=device, dtype=torch.float64)
     correct = torch.zeros((), device=device, dtype=torch.int64)
     with torch.inference_mode():
         for i in range(0, images.shape[0], batch_size):
-            x = normalize(images[i:i + batch_size].to(device), aug.mean, aug.std).contiguous(memory_format=memory_format)
-            y = labels[i:i + batch_size].to(device)
+            x = normalize(images[i : i + batch_size].to(device), aug.mean, aug.std).contiguous(
+                memory_format=memory_format
+            )
+            y = labels[i : i + batch_size].to(device)
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=autocast):
                 z = model(x)
             z = z.float()
@@ -481,8 +519,16 @@ class _RunState:
     start_epoch: int = 0
 
 
-def _check_data(model_config: ResNetPreactConfig, config: TrainConfig, settings: RunSettings, images: Any,
-                labels: Any, test_images: Any, test_labels: Any, device: torch.device) -> _Data:
+def _check_data(
+    model_config: ResNetPreactConfig,
+    config: TrainConfig,
+    settings: RunSettings,
+    images: Any,
+    labels: Any,
+    test_images: Any,
+    test_labels: Any,
+    device: torch.device,
+) -> _Data:
     """Validate the arrays, fingerprint them (on CPU) and move them once to ``device``."""
     x_all = _as_uint8_images(images, "train: images")
     n, c = x_all.shape[:2]
@@ -497,8 +543,14 @@ def _check_data(model_config: ResNetPreactConfig, config: TrainConfig, settings:
         xt = _as_uint8_images(test_images, "train: test_images")
         yt = _as_labels(test_labels, xt.shape[0], model_config.num_classes, "train: test_labels")
     fingerprint = _fingerprint(model_config, config, settings.seed, settings.num_checkpoints, x_all, y_all)
-    return _Data(x_all.to(device), y_all.to(device), None if xt is None else xt.to(device),
-                 None if yt is None else yt.to(device), steps_per_epoch, fingerprint)
+    return _Data(
+        x_all.to(device),
+        y_all.to(device),
+        None if xt is None else xt.to(device),
+        None if yt is None else yt.to(device),
+        steps_per_epoch,
+        fingerprint,
+    )
 
 
 def _set_up(job: _Job) -> _RunState:
@@ -559,26 +611,41 @@ def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm)
     seen = reported = 0
     report = max(1, steps // max(1, job.settings.progress_every))
     for step in range(steps):
-        idx = perm[step * bs:(step + 1) * bs]
-        batch = augment_batch(data.images[idx], data.labels[idx], aug, job.model_config.num_classes, run.aug_gen,
-                              run.mix_rng, plan.memory_format)
+        idx = perm[step * bs : (step + 1) * bs]
+        batch = augment_batch(
+            data.images[idx],
+            data.labels[idx],
+            aug,
+            job.model_config.num_classes,
+            run.aug_gen,
+            run.mix_rng,
+            plan.memory_format,
+        )
         loss, logits = training_step(fwd, run.optimizer, batch, aug.dual_cutout_alpha, plan.device.type, plan.autocast)
         run.scheduler.step()
         seen += idx.shape[0]
         loss_sum += loss.detach().double() * idx.shape[0]
         correct += (logits[0].detach().argmax(1) == batch.hard_labels).sum()
         if (step + 1) % report == 0 or step + 1 == steps:
-            bar.set_postfix_str(f"epoch {epoch}/{cfg.epochs} loss {float(loss_sum) / seen:.4f} "
-                                f"acc {int(correct) / seen:.4f}", refresh=False)
+            bar.set_postfix_str(
+                f"epoch {epoch}/{cfg.epochs} loss {float(loss_sum) / seen:.4f} acc {int(correct) / seen:.4f}",
+                refresh=False,
+            )
             bar.update((step + 1 - reported) * bs)
             reported = step + 1
     epoch_time = time.perf_counter() - t0
-    row: dict[str, float] = {"epoch": epoch, "train_loss": float(loss_sum) / seen,
-                             "train_accuracy": int(correct) / seen, "lr": lr, "images_per_s": seen / epoch_time,
-                             "epoch_time_s": epoch_time}
+    row: dict[str, float] = {
+        "epoch": epoch,
+        "train_loss": float(loss_sum) / seen,
+        "train_accuracy": int(correct) / seen,
+        "lr": lr,
+        "images_per_s": seen / epoch_time,
+        "epoch_time_s": epoch_time,
+    }
     if data.test_images is not None and data.test_labels is not None:
-        row["test_loss"], row["test_accuracy"] = _evaluate(fwd, data.test_images, data.test_labels, aug, 1024,
-                                                           plan.device, plan.memory_format, plan.autocast)
+        row["test_loss"], row["test_accuracy"] = _evaluate(
+            fwd, data.test_images, data.test_labels, aug, 1024, plan.device, plan.memory_format, plan.autocast
+        )
     return row
 
 
@@ -611,8 +678,13 @@ def _save_epoch(job: _Job, run: _RunState, epoch: int, row: dict[str, float], lo
     if epoch in job.checkpoint_epochs:
         k = job.checkpoint_epochs.index(epoch)
         path = job.checkpoint_paths[k]
-        ckpt = {"model_state": _cpu_state(run.net), **_checkpoint_metadata(job), "epoch": epoch, "index": k + 1,
-                "metrics": dict(row)}
+        ckpt = {
+            "model_state": _cpu_state(run.net),
+            **_checkpoint_metadata(job),
+            "epoch": epoch,
+            "index": k + 1,
+            "metrics": dict(row),
+        }
         _atomic_save(ckpt, settings.state_dir / "checkpoints" / path.name)
         _atomic_copy(settings.state_dir / "checkpoints" / path.name, path)
         log.info("checkpoint %d/%d (epoch %d) -> %s", k + 1, settings.num_checkpoints, epoch, path)
@@ -650,26 +722,50 @@ def _log_start(job: _Job, log: logging.Logger) -> None:
     log.info(
         "training %s: %d images, %d epochs x %d steps, batch %d, %s on %s "
         "(threads %d, channels_last %s, bf16 %s, compile %s)",
-        describe_model(job.model_config), job.data.images.shape[0], cfg.epochs,
-        job.data.steps_per_epoch, cfg.batch_size, cfg.optimizer, plan.device, torch.get_num_threads(),
-        plan.channels_last, plan.autocast, plan.compile,
+        describe_model(job.model_config),
+        job.data.images.shape[0],
+        cfg.epochs,
+        job.data.steps_per_epoch,
+        cfg.batch_size,
+        cfg.optimizer,
+        plan.device,
+        torch.get_num_threads(),
+        plan.channels_last,
+        plan.autocast,
+        plan.compile,
     )
 
 
-def train_run(model_config: ResNetPreactConfig | ModelSpec, config: TrainConfig, images: Any, labels: Any,
-              settings: RunSettings, *, test_images: Any = None, test_labels: Any = None,
-              log: logging.Logger | None = None) -> TrainResult:
+def train_run(
+    model_config: ResNetPreactConfig | ModelSpec,
+    config: TrainConfig,
+    images: Any,
+    labels: Any,
+    settings: RunSettings,
+    *,
+    test_images: Any = None,
+    test_labels: Any = None,
+    log: logging.Logger | None = None,
+) -> TrainResult:
     """:func:`train` with its run settings as one :class:`RunSettings` (set-up, resume, epochs, checkpoints)."""
     log = log or logging.getLogger("holdout.training.loop")
-    plan = execution_plan(model_config, settings.device, settings.channels_last, settings.autocast,
-                          settings.compile, log)
+    plan = execution_plan(
+        model_config, settings.device, settings.channels_last, settings.autocast, settings.compile, log
+    )
     if settings.threads is not None:
         torch.set_num_threads(int(settings.threads))
     if plan.device.type == "cuda":
         torch.backends.cudnn.benchmark = True
     data = _check_data(model_config, config, settings, images, labels, test_images, test_labels, plan.device)
-    job = _Job(model_config, config, settings, plan, data, checkpoint_epochs(config.epochs, settings.num_checkpoints),
-               checkpoint_paths(settings.out_dir, settings.num_checkpoints))
+    job = _Job(
+        model_config,
+        config,
+        settings,
+        plan,
+        data,
+        checkpoint_epochs(config.epochs, settings.num_checkpoints),
+        checkpoint_paths(settings.out_dir, settings.num_checkpoints),
+    )
     run = _set_up(job)
     _resume(job, run, log)
     fwd: nn.Module = torch.compile(run.net) if plan.compile else run.net  # type: ignore[assignment]
@@ -677,21 +773,35 @@ def train_run(model_config: ResNetPreactConfig | ModelSpec, config: TrainConfig,
     wall0 = time.perf_counter() - (run.history[-1]["wall_time_s"] if run.history else 0.0)
     images_per_epoch = data.steps_per_epoch * config.batch_size
     run.net.train()
-    with log_progress(log, config.epochs * images_per_epoch, initial=run.start_epoch * images_per_epoch,
-                      desc=f"train {describe_model(model_config)}", unit="img") as bar:
+    with log_progress(
+        log,
+        config.epochs * images_per_epoch,
+        initial=run.start_epoch * images_per_epoch,
+        desc=f"train {describe_model(model_config)}",
+        unit="img",
+    ) as bar:
         for epoch in range(run.start_epoch + 1, config.epochs + 1):
             row = _run_epoch(job, run, fwd, epoch, bar)
             if not math.isfinite(row["train_loss"]):
                 log.warning("epoch %d: training loss is not finite (diverged)", epoch)
             row["wall_time_s"] = time.perf_counter() - wall0
             run.history.append(row)
-            log.info("epoch %d/%d done: %s", epoch, config.epochs,
-                     ", ".join(f"{k} {v:.4g}" for k, v in row.items() if k != "epoch"))
+            log.info(
+                "epoch %d/%d done: %s",
+                epoch,
+                config.epochs,
+                ", ".join(f"{k} {v:.4g}" for k, v in row.items() if k != "epoch"),
+            )
             _save_epoch(job, run, epoch, row, log)
     _finish(job, run)
     run.net.eval()
-    return TrainResult(model=run.net, history=run.history, checkpoints=job.checkpoint_paths,
-                       log_path=settings.out_dir / LOG_NAME, resumed_from_epoch=run.start_epoch)
+    return TrainResult(
+        model=run.net,
+        history=run.history,
+        checkpoints=job.checkpoint_paths,
+        log_path=settings.out_dir / LOG_NAME,
+        resumed_from_epoch=run.start_epoch,
+    )
 
 
 def train(
@@ -728,12 +838,23 @@ def train(
     and one line per epoch. If ``state_dir`` holds the state of an interrupted run with the same
     arguments, training continues from it.
     """
-    settings = RunSettings(out_dir=Path(out_dir), state_dir=Path(state_dir), seed=seed,
-                           num_checkpoints=num_checkpoints, device=device, threads=threads,
-                           channels_last=channels_last, autocast=autocast, compile=compile, keep_state=keep_state,
-                           progress_every=progress_every, extra_metadata=extra_metadata or {})
-    return train_run(model_config, config, images, labels, settings, test_images=test_images,
-                     test_labels=test_labels, log=log)
+    settings = RunSettings(
+        out_dir=Path(out_dir),
+        state_dir=Path(state_dir),
+        seed=seed,
+        num_checkpoints=num_checkpoints,
+        device=device,
+        threads=threads,
+        channels_last=channels_last,
+        autocast=autocast,
+        compile=compile,
+        keep_state=keep_state,
+        progress_every=progress_every,
+        extra_metadata=extra_metadata or {},
+    )
+    return train_run(
+        model_config, config, images, labels, settings, test_images=test_images, test_labels=test_labels, log=log
+    )
 
 
 # --------------------------------------------------------------------------- inference
@@ -773,7 +894,7 @@ def predict(
     try:
         with torch.inference_mode():
             for i in range(0, x.shape[0], batch_size):
-                xb = normalize(x[i:i + batch_size].to(dev), tuple(mean), tuple(std)).contiguous(memory_format=mem_fmt)
+                xb = normalize(x[i : i + batch_size].to(dev), tuple(mean), tuple(std)).contiguous(memory_format=mem_fmt)
                 with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=autocast):
                     outs.append(model(xb).float().cpu())
     finally:

@@ -143,8 +143,9 @@ class BasicBlock(_PreactUnit):
 
     expansion = 1
 
-    def __init__(self, cin: int, cout: int, stride: int, remove_first_relu: bool, add_last_bn: bool,
-                 preact: bool) -> None:
+    def __init__(
+        self, cin: int, cout: int, stride: int, remove_first_relu: bool, add_last_bn: bool, preact: bool
+    ) -> None:
         super().__init__(cin, cout, stride, remove_first_relu, preact)
         self.conv1 = _conv(cin, cout, 3, stride)
         self.bn2 = nn.BatchNorm2d(cout)
@@ -161,8 +162,9 @@ class BottleneckBlock(_PreactUnit):
 
     expansion = 4
 
-    def __init__(self, cin: int, cout: int, stride: int, remove_first_relu: bool, add_last_bn: bool,
-                 preact: bool) -> None:
+    def __init__(
+        self, cin: int, cout: int, stride: int, remove_first_relu: bool, add_last_bn: bool, preact: bool
+    ) -> None:
         super().__init__(cin, cout, stride, remove_first_relu, preact)
         mid = cout // self.expansion
         self.conv1 = _conv(cin, mid, 1)

@@ -38,5 +38,17 @@ def log_progress(log: logging.Logger, total: int, *, initial: int = 0, desc: str
     The caller decides the cadence by how often it calls ``update`` (e.g. ten times per
     epoch); ``initial`` continues a resumed run's count. ASCII, fixed width, no terminal needed.
     """
-    return tqdm(total=total, initial=initial, desc=desc, unit=unit, unit_scale=False, file=LogStream(log),
-                mininterval=0.0, miniters=1, ascii=True, ncols=120, leave=False, dynamic_ncols=False)
+    return tqdm(
+        total=total,
+        initial=initial,
+        desc=desc,
+        unit=unit,
+        unit_scale=False,
+        file=LogStream(log),
+        mininterval=0.0,
+        miniters=1,
+        ascii=True,
+        ncols=120,
+        leave=False,
+        dynamic_ncols=False,
+    )

@@ -69,8 +69,10 @@ def model_config(name: str, **overrides: Any) -> Any:
     cls, _, fixed = _entry(name)
     unknown = set(overrides) - set(cls.__dataclass_fields__)
     if unknown:
-        raise ValueError(f"model {name!r}: unknown overrides {sorted(unknown)} (fields of {cls.__name__}: "
-                         f"{', '.join(cls.__dataclass_fields__)})")
+        raise ValueError(
+            f"model {name!r}: unknown overrides {sorted(unknown)} (fields of {cls.__name__}: "
+            f"{', '.join(cls.__dataclass_fields__)})"
+        )
     kwargs = {**fixed, **overrides}
     if cls is ResNetPreactConfig and "preact_stage" in kwargs:
         kwargs["preact_stage"] = tuple(kwargs["preact_stage"])
@@ -103,9 +105,10 @@ class ModelSpec:
         return int(self.config.in_channels)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"registry_name": self.name,
-                "overrides": json.loads(json.dumps({k: list(v) if isinstance(v, tuple) else v
-                                                    for k, v in self.overrides}))}
+        return {
+            "registry_name": self.name,
+            "overrides": json.loads(json.dumps({k: list(v) if isinstance(v, tuple) else v for k, v in self.overrides})),
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ModelSpec:

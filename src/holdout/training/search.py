@@ -117,13 +117,34 @@ CONDITIONS: dict[str, tuple[str, tuple[Any, ...]]] = {
 
 #: The Table 2 rows in table order (snake case), the columns of :func:`sample_configs` after ``model``.
 TABLE2_COLUMNS: tuple[str, ...] = (
-    "number_of_base_channels", "residual_block_type", "remove_relu_before_residual_units",
-    "add_batchnorm_after_last_convolutions", "preactivation_of_shortcuts_after_downsampling", "batch_size",
-    "base_learning_rate", "weight_decay", "use_weight_decay_with_batch_norm", "optimizer", "momentum",
-    "adam_beta1", "adam_beta2", "learning_rate_schedule", "learning_rate_decay_point_1",
-    "learning_rate_decay_point_2", "use_random_crops", "random_crop_padding", "use_horizontal_flips",
-    "use_cutout", "cutout_size", "use_dual_cutout_augmentation", "dual_cutout_alpha", "use_random_erasing",
-    "random_erasing_probability", "use_mixup_data_augmentation", "mixup_alpha", "use_label_smoothing",
+    "number_of_base_channels",
+    "residual_block_type",
+    "remove_relu_before_residual_units",
+    "add_batchnorm_after_last_convolutions",
+    "preactivation_of_shortcuts_after_downsampling",
+    "batch_size",
+    "base_learning_rate",
+    "weight_decay",
+    "use_weight_decay_with_batch_norm",
+    "optimizer",
+    "momentum",
+    "adam_beta1",
+    "adam_beta2",
+    "learning_rate_schedule",
+    "learning_rate_decay_point_1",
+    "learning_rate_decay_point_2",
+    "use_random_crops",
+    "random_crop_padding",
+    "use_horizontal_flips",
+    "use_cutout",
+    "cutout_size",
+    "use_dual_cutout_augmentation",
+    "dual_cutout_alpha",
+    "use_random_erasing",
+    "random_erasing_probability",
+    "use_mixup_data_augmentation",
+    "mixup_alpha",
+    "use_label_smoothing",
     "label_smoothing_epsilon",
 )
 
@@ -154,12 +175,11 @@ def sample_configs(n: int, seed: int) -> pd.DataFrame:
         rng = np.random.default_rng(streams[col])
         if col in DISCRETE:
             choices = DISCRETE[col]
-            data[col] = pd.array([choices[i] for i in rng.integers(0, len(choices), n)],
-                                 dtype=_dtype_of(choices))
+            data[col] = pd.array([choices[i] for i in rng.integers(0, len(choices), n)], dtype=_dtype_of(choices))
         else:
             lo, hi = INTERVALS[col]
             u = rng.uniform(lo, hi, n)
-            data[col] = 10.0 ** u if col == "weight_decay" else u
+            data[col] = 10.0**u if col == "weight_decay" else u
     df = pd.DataFrame(data)
     for col, (switch, values) in CONDITIONS.items():
         df.loc[~_switch_on(df, switch, values), col] = pd.NA if df[col].dtype != float else np.nan
@@ -176,8 +196,7 @@ def _dtype_of(choices: tuple[Any, ...]) -> str:
     return "string"
 
 
-def scaled_decay_points(point1: int, point2: int, epochs: int,
-                        reference_epochs: int = PAPER_EPOCHS) -> tuple[int, int]:
+def scaled_decay_points(point1: int, point2: int, epochs: int, reference_epochs: int = PAPER_EPOCHS) -> tuple[int, int]:
     """Table 2's decay epochs (defined for ``reference_epochs``) for a run of ``epochs``.
 
     ``round(p * epochs / reference_epochs)``, at least 1, and point 2 at least point 1 + 1
@@ -224,8 +243,9 @@ def _get(row: Mapping[str, Any], key: str) -> Any:
     return v
 
 
-def row_to_configs(row: Mapping[str, Any], scale: SearchScale = SearchScale()
-                   ) -> tuple[ResNetPreactConfig, TrainConfig]:
+def row_to_configs(
+    row: Mapping[str, Any], scale: SearchScale = SearchScale()
+) -> tuple[ResNetPreactConfig, TrainConfig]:
     """The model and training configuration of one sampled row (pure; see module docstring).
 
     Settings Table 2 does not sample keep :class:`TrainConfig` / :class:`AugmentConfig`
@@ -239,15 +259,19 @@ def row_to_configs(row: Mapping[str, Any], scale: SearchScale = SearchScale()
         block_type=block,  # type: ignore[arg-type]
         remove_first_relu=bool(row["remove_relu_before_residual_units"]),
         add_last_bn=bool(row["add_batchnorm_after_last_convolutions"]),
-        preact_stage=(True, True, True) if bool(row["preactivation_of_shortcuts_after_downsampling"])
+        preact_stage=(True, True, True)
+        if bool(row["preactivation_of_shortcuts_after_downsampling"])
         else (True, False, False),
     )
     opt = str(row["optimizer"])
     fixed = str(row["learning_rate_schedule"]) == "fixed_decay"
     crop = bool(row["use_random_crops"])
     cut, dual = bool(row["use_cutout"]), bool(row["use_dual_cutout_augmentation"])
-    erase, mix, smooth = (bool(row["use_random_erasing"]), bool(row["use_mixup_data_augmentation"]),
-                          bool(row["use_label_smoothing"]))
+    erase, mix, smooth = (
+        bool(row["use_random_erasing"]),
+        bool(row["use_mixup_data_augmentation"]),
+        bool(row["use_label_smoothing"]),
+    )
     base = AugmentConfig()
     augment = AugmentConfig(
         random_crop=crop,
@@ -262,8 +286,7 @@ def row_to_configs(row: Mapping[str, Any], scale: SearchScale = SearchScale()
         mixup=mix,
         mixup_alpha=float(_get(row, "mixup_alpha")) if mix else base.mixup_alpha,
         label_smoothing=smooth,
-        label_smoothing_epsilon=float(_get(row, "label_smoothing_epsilon")) if smooth
-        else base.label_smoothing_epsilon,
+        label_smoothing_epsilon=float(_get(row, "label_smoothing_epsilon")) if smooth else base.label_smoothing_epsilon,
     )
     defaults = TrainConfig()
     train = TrainConfig(
@@ -272,14 +295,20 @@ def row_to_configs(row: Mapping[str, Any], scale: SearchScale = SearchScale()
         optimizer=opt,  # type: ignore[arg-type]
         base_lr=float(row["base_learning_rate"]),
         momentum=float(_get(row, "momentum")) if opt == "momentum" else defaults.momentum,
-        adam_betas=(float(_get(row, "adam_beta1")), float(_get(row, "adam_beta2"))) if opt == "adam"
+        adam_betas=(float(_get(row, "adam_beta1")), float(_get(row, "adam_beta2")))
+        if opt == "adam"
         else defaults.adam_betas,
         weight_decay=float(row["weight_decay"]),
         weight_decay_bn=bool(row["use_weight_decay_with_batch_norm"]),
         scheduler="multistep" if fixed else "cosine",
-        milestones=scaled_decay_points(int(_get(row, "learning_rate_decay_point_1")),
-                                       int(_get(row, "learning_rate_decay_point_2")),
-                                       scale.epochs, scale.reference_epochs) if fixed else (),
+        milestones=scaled_decay_points(
+            int(_get(row, "learning_rate_decay_point_1")),
+            int(_get(row, "learning_rate_decay_point_2")),
+            scale.epochs,
+            scale.reference_epochs,
+        )
+        if fixed
+        else (),
         augment=augment,
     )
     return model, train

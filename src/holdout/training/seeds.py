@@ -88,9 +88,14 @@ def recipe_from_config(cfg: Mapping[str, Any]) -> SeedsRecipe:
     aug_d["window"] = window
     train = TrainConfig.from_dict({**train_d, "epochs": int(cfg["epochs"]), "augment": AugmentConfig.from_dict(aug_d)})
     size = cfg.get("train_subset_size")
-    return SeedsRecipe(model=model, train=train, window=window, seeds=tuple(range(first, first + n)),
-                       train_subset_size=None if size is None else int(size),
-                       train_subset_seed=int(cfg.get("train_subset_seed", 0)))
+    return SeedsRecipe(
+        model=model,
+        train=train,
+        window=window,
+        seeds=tuple(range(first, first + n)),
+        train_subset_size=None if size is None else int(size),
+        train_subset_seed=int(cfg.get("train_subset_seed", 0)),
+    )
 
 
 def window_test_time(augment: AugmentConfig, num_classes: int, image_size: int = 32) -> dict[str, Any]:
@@ -101,8 +106,11 @@ def window_test_time(augment: AugmentConfig, num_classes: int, image_size: int =
     """
     w = augment.window
     size = image_size if w is None else w
-    what = "uint8 RGB images N x C x H x W" if w is None else (
-        f"the centre {w} x {w} window (holdout.training.augment.center_window) of uint8 RGB images N x C x H x W")
+    what = (
+        "uint8 RGB images N x C x H x W"
+        if w is None
+        else (f"the centre {w} x {w} window (holdout.training.augment.center_window) of uint8 RGB images N x C x H x W")
+    )
     return {
         "input": f"{what}; x / 255, then (x - mean) / std per channel",
         "mean": list(augment.mean),

@@ -56,8 +56,7 @@ class _Shake(torch.autograd.Function):
     """Forward ``alpha x1 + (1 - alpha) x2``; backward ``(beta g, (1 - beta) g)`` (Gastaldi 2017, Eq. 1)."""
 
     @staticmethod
-    def forward(ctx: Any, x1: torch.Tensor, x2: torch.Tensor, alpha: torch.Tensor,
-                beta: torch.Tensor) -> torch.Tensor:
+    def forward(ctx: Any, x1: torch.Tensor, x2: torch.Tensor, alpha: torch.Tensor, beta: torch.Tensor) -> torch.Tensor:
         ctx.save_for_backward(beta)
         return x1 * alpha + x2 * (1 - alpha)
 
@@ -72,8 +71,9 @@ def shake(x1: torch.Tensor, x2: torch.Tensor, alpha: torch.Tensor, beta: torch.T
     return _Shake.apply(x1, x2, alpha, beta)
 
 
-def mixing_coefficients(batch: int, forward: bool, backward: bool, per_image: bool,
-                        like: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def mixing_coefficients(
+    batch: int, forward: bool, backward: bool, per_image: bool, like: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
     """``(alpha, beta)``: U(0, 1) draws (one per image if ``per_image``, else one per batch) or 0.5.
 
     Drawn from torch's global RNG on ``like``'s device, shaped to broadcast over N x C x H x W.
@@ -142,10 +142,12 @@ class ShakeShake(nn.Module):
         self.conv = nn.Conv2d(config.in_channels, c, 3, 1, 1, bias=False)
         self.bn = nn.BatchNorm2d(c)
         for s, stride in enumerate((1, 2, 2)):
-            stage = nn.Sequential(*[
-                _ShakeBlock(ch[s] if i == 0 else ch[s + 1], ch[s + 1], stride if i == 0 else 1, config)
-                for i in range(config.blocks_per_stage)
-            ])
+            stage = nn.Sequential(
+                *[
+                    _ShakeBlock(ch[s] if i == 0 else ch[s + 1], ch[s + 1], stride if i == 0 else 1, config)
+                    for i in range(config.blocks_per_stage)
+                ]
+            )
             self.add_module(f"stage{s + 1}", stage)
         self.fc = nn.Linear(ch[3], config.num_classes)
         self.apply(_init_shake)

@@ -131,8 +131,11 @@ class VGG16Keras(nn.Module):
         layers: list[nn.Module] = []
         for stage, (cout, n) in enumerate(zip(config.channels, config.layers)):
             for i in range(n):
-                layers += [nn.Conv2d(cin if i == 0 else cout, cout, 3, 1, 1), nn.ReLU(inplace=True),
-                           nn.BatchNorm2d(cout, eps=1e-3, momentum=0.01)]
+                layers += [
+                    nn.Conv2d(cin if i == 0 else cout, cout, 3, 1, 1),
+                    nn.ReLU(inplace=True),
+                    nn.BatchNorm2d(cout, eps=1e-3, momentum=0.01),
+                ]
                 if i < n - 1:
                     layers.append(nn.Dropout((0.3 if stage == 0 and i == 0 else 0.4) * s))
             layers.append(nn.MaxPool2d(2, 2))
@@ -140,8 +143,11 @@ class VGG16Keras(nn.Module):
         layers.append(nn.Dropout(0.5 * s))
         self.features = nn.Sequential(*layers)
         self.classifier = nn.Sequential(
-            nn.Linear(cin, config.hidden), nn.ReLU(inplace=True), nn.BatchNorm1d(config.hidden, eps=1e-3, momentum=0.01),
-            nn.Dropout(0.5 * s), nn.Linear(config.hidden, config.num_classes),
+            nn.Linear(cin, config.hidden),
+            nn.ReLU(inplace=True),
+            nn.BatchNorm1d(config.hidden, eps=1e-3, momentum=0.01),
+            nn.Dropout(0.5 * s),
+            nn.Linear(config.hidden, config.num_classes),
         )
         self.apply(_init_keras)
 

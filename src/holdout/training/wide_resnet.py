@@ -88,10 +88,12 @@ class WideResNet(nn.Module):
         ch = (c, c * k, 2 * c * k, 4 * c * k)
         self.conv = nn.Conv2d(config.in_channels, ch[0], 3, 1, 1, bias=False)
         for s, stride in enumerate((1, 2, 2)):
-            stage = nn.Sequential(*[
-                _WideBlock(ch[s] if i == 0 else ch[s + 1], ch[s + 1], stride if i == 0 else 1, config.drop_rate)
-                for i in range(config.blocks_per_stage)
-            ])
+            stage = nn.Sequential(
+                *[
+                    _WideBlock(ch[s] if i == 0 else ch[s + 1], ch[s + 1], stride if i == 0 else 1, config.drop_rate)
+                    for i in range(config.blocks_per_stage)
+                ]
+            )
             self.add_module(f"stage{s + 1}", stage)
         self.bn = nn.BatchNorm2d(ch[3])
         self.fc = nn.Linear(ch[3], config.num_classes)

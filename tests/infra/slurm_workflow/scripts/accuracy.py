@@ -1,4 +1,5 @@
 """Accuracy of every model of one predictions file."""
+
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger, timed
 

@@ -1,4 +1,5 @@
 """Bar chart of the summary table."""
+
 import csv
 
 import matplotlib
@@ -14,8 +15,7 @@ with timed(log, "figure"):
         rows = list(csv.DictReader(fh, delimiter="\t"))
     fig, ax = plt.subplots(figsize=(5, 3))
     ax.bar(range(len(rows)), [float(r["accuracy"]) for r in rows])
-    ax.set_xticks(range(len(rows)), [f"{r['test_set']}\n{r['model']}" for r in rows],
-                  rotation=90, fontsize=6)
+    ax.set_xticks(range(len(rows)), [f"{r['test_set']}\n{r['model']}" for r in rows], rotation=90, fontsize=6)
     ax.set_ylabel("accuracy")
     fig.tight_layout()
     fig.savefig(snakemake.output[0], dpi=80, metadata={"Software": None})

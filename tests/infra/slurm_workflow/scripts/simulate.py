@@ -1,4 +1,5 @@
 """Simulated predictions of a few models with known accuracies (seeded)."""
+
 import numpy as np
 
 from holdout.predictions import Predictions, save_predictions
@@ -14,7 +15,8 @@ with timed(log, "simulate predictions"):
     correct = rng.random((k, n)) < target_acc[:, None]
     wrong = (labels[None, :] + rng.integers(1, classes, size=(k, n))) % classes
     preds = np.where(correct, labels[None, :], wrong)
-    p = Predictions.create(preds, labels, [f"model{i}" for i in range(k)],
-                           num_classes=classes, test_set=f"simulated-{seed}")
+    p = Predictions.create(
+        preds, labels, [f"model{i}" for i in range(k)], num_classes=classes, test_set=f"simulated-{seed}"
+    )
     save_predictions(snakemake.output[0], p)
     log.info("%d models x %d examples written to %s", k, n, snakemake.output[0])

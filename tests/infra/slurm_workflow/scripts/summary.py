@@ -1,4 +1,5 @@
 """Concatenate the per-seed accuracy tables."""
+
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])
