@@ -22,15 +22,6 @@ from holdout.training.device import (
     memory_format_for,
     select_device,
 )
-from holdout.training.gpu import (
-    ENV_GPUS,
-    ENV_LOCK_DIR,
-    GpuSlot,
-    default_lock_dir,
-    gpu_slot,
-    main,
-    visible_gpus,
-)
 from holdout.training.loop import (
     LOG_FIELDS,
     LOG_NAME,
@@ -97,7 +88,6 @@ __all__ = [
     "gpu_slot",
     "load_checkpoint",
     "log_progress",
-    "main",
     "memory_format_for",
     "mixup",
     "normalize",
@@ -116,3 +106,16 @@ __all__ = [
     "training_step",
     "visible_gpus",
 ]
+
+
+# holdout.training.gpu is loaded on first use, so that `python -m holdout.training.gpu -- CMD`
+# does not import it twice (runpy warns when the package has already imported the module).
+_GPU_NAMES = ("ENV_GPUS", "ENV_LOCK_DIR", "GpuSlot", "default_lock_dir", "gpu_slot", "visible_gpus")
+
+
+def __getattr__(name: str):
+    if name in _GPU_NAMES:
+        from holdout.training import gpu
+
+        return getattr(gpu, name)
+    raise AttributeError(f"module 'holdout.training' has no attribute {name!r}")
