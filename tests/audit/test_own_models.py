@@ -88,9 +88,17 @@ def test_own_models_rule(tmp_path, repo, shared_data, workflow_runner):
     save_predictions(tmp_path / "results/search/predictions/cifar10_test.npz", _search())
     pd.DataFrame({"index": range(6)}).to_csv(tmp_path / "results/search/configs.csv", index=False)
     cfg = tmp_path / "test.yaml"
-    cfg.write_text(yaml.safe_dump({"audit": {"eps": 0.02}, "data": {"mirror": str(shared_data)}}))
+    cfg.write_text(
+        yaml.safe_dump(
+            {"audit": {"eps": 0.02}, "data": {"mirror": str(shared_data)}, "adversarial_cifar10": {"enabled": False}}
+        )
+    )
     workflow_runner(
-        tmp_path, "results/audit/own_models/table.md", configfiles=[repo / "config/offline.yaml", cfg], extra=["--"]
+        tmp_path,
+        "results/audit/own_models/table.md",
+        configfiles=[repo / "config/offline.yaml", cfg],
+        # the generated search files stand in for the search study's outputs: train nothing
+        extra=["--allowed-rules", "audit_own_models", "--"],
     )
     table = pd.read_csv(tmp_path / "results/audit/own_models/table.csv")
     assert len(table) == 5
