@@ -132,3 +132,27 @@ def test_center_window_and_window_pipeline():
     assert AugmentConfig.from_dict(cfg.to_dict()) == cfg
     with pytest.raises(ValueError, match="window"):
         AugmentConfig(window=0)
+
+
+def test_window_random_false_trains_on_the_centre_window():
+    """``window_random=False``: the training view is the centre window, as at test time (no translation
+    augmentation; the seeds study's default, so that the adversarial test can see the training set)."""
+    import torch
+
+    from holdout.training.augment import AugmentConfig, augment_batch, center_window, normalize
+
+    x = torch.randint(0, 256, (5, 3, 32, 32), dtype=torch.uint8)
+    y = torch.arange(5)
+    cfg = AugmentConfig(random_crop=False, horizontal_flip=False, window=26, window_random=False)
+    batch = augment_batch(x, y, cfg, 10, torch.Generator().manual_seed(0), np.random.default_rng(0))
+    expected = normalize(center_window(x, 26), cfg.mean, cfg.std)
+    assert torch.equal(batch.views[0], expected)
+    moving = augment_batch(
+        x,
+        y,
+        AugmentConfig(random_crop=False, horizontal_flip=False, window=26),
+        10,
+        torch.Generator().manual_seed(0),
+        np.random.default_rng(0),
+    )
+    assert not torch.equal(moving.views[0], expected)  # random positions differ from the centre

@@ -63,6 +63,7 @@ class AugmentConfig:
 
     ``window`` (not a Table 2 option; ``None``: off): train on a random ``window x window``
     crop of each image (position uniform, per sample) and test on the centre window.
+    ``window_random=False`` trains on the centre window too (no translation augmentation).
     """
 
     random_crop: bool = True
@@ -86,6 +87,7 @@ class AugmentConfig:
     mean: tuple[float, float, float] = CIFAR10_MEAN
     std: tuple[float, float, float] = CIFAR10_STD
     window: int | None = None
+    window_random: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "erasing_area", tuple(float(a) for a in self.erasing_area))
@@ -318,7 +320,7 @@ def augment_batch(
         )
     x = images
     if config.window is not None:
-        x = random_window(x, config.window, gen)
+        x = random_window(x, config.window, gen) if config.window_random else center_window(x, config.window)
     if config.random_crop:
         x = random_crop(x, config.crop_padding, gen)
     if config.horizontal_flip:
