@@ -18,6 +18,7 @@ from holdout.similarity.own_models import (
     filter_by_accuracy,
     final_checkpoints,
     recht_comparison,
+    search_table1,
     split_checkpoint_name,
     table1_gains,
     table1_rows,
@@ -187,3 +188,17 @@ def test_table1_gains_rows_below_independent_errors():
     assert "paper_sb_gain" not in t.columns
     with pytest.raises(ValueError, match="below the independent-errors similarity"):  # what the guard avoids
         bounds_table1(rows[1:], eps=0.01, delta=0.05)
+
+
+def test_search_table1_frame_and_markdown():
+    """search_table1: the kept checkpoints' rows, their Markdown with the notes, and the kept count."""
+    cfg = {"n_random": 2, "n_top": 2, "seed": 0, "n": None, "eps": 0.05, "delta": 0.05, "form": "literal"}
+    df, md = search_table1(_hand(), 0.5, cfg)
+    assert list(df["name"]) == ["all 3", "2 random", "2 highest scoring"]
+    assert list(df["num_models"]) == [3, 2, 2]
+    assert df["n"].tolist() == [10, 10, 10]
+    assert "Our search on hand: 3 of 4 checkpoints with accuracy >= 0.5" in md
+    assert "| Checkpoints | K | n |" in md
+    top = df.iloc[2]
+    assert top["mean_accuracy"] == pytest.approx(0.85)
+    assert f"{100 * top['mean_accuracy']:.1f}%" in md

@@ -17,17 +17,22 @@ Pure functions over :class:`holdout.predictions.Predictions`; no torch.
 
 from __future__ import annotations
 
+import logging
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from holdout.bounds.core import union_bound_k
+from holdout.bounds.study import fmt_gain
 from holdout.bounds.study import table1 as bounds_table1
 from holdout.cifar10_1.recht import LinearFit, accuracy_table, linear_fit, table1
 from holdout.predictions import Predictions
+from holdout.runlog import timed
 from holdout.similarity.core import (
     covering_numbers,
     independent_similarity,
@@ -36,6 +41,7 @@ from holdout.similarity.core import (
     summarize_similarity,
     upper_pairs,
 )
+from holdout.tables import markdown_table
 
 __all__ = [
     "Figure3",
@@ -45,6 +51,8 @@ __all__ = [
     "final_checkpoints",
     "recht_comparison",
     "split_checkpoint_name",
+    "search_table1",
+    "search_table1_markdown",
     "table1_gains",
     "table1_rows",
     "table1_subsets",
@@ -275,3 +283,94 @@ def recht_comparison(
         )
     t1 = table1(accuracy_table(original.subset(names), alpha), accuracy_table(new.subset(names), alpha))
     return t1, linear_fit(t1["orig_accuracy"], t1["new_accuracy"])
+
+
+_SEARCH_TABLE1_HEADERS = {
+    "name": "Checkpoints",
+    "k": "K",
+    "n": "n",
+    "acc": "Mean accuracy",
+    "sim": "Mean similarity",
+    "ind": "Independent",
+    "ub": "k UB",
+    "sb": "SB",
+    "nbb": "NBB",
+}
+
+
+def _fmt_k(v: float) -> str:
+    return "n/a" if isinstance(v, float) and math.isnan(v) else f"{int(v):,}"
+
+
+def search_table1_markdown(
+    df: pd.DataFrame, test_set: str, num_kept: int, num_checkpoints: int, min_accuracy: float, cfg: Mapping[str, Any]
+) -> str:
+    """Markdown of :func:`table1_gains` rows for our search, with notes and the paper's values.
+
+    ``cfg`` is ``search_analysis.table1`` (``eps``, ``delta``, ``seed``). The notes quote Mania
+    et al. (2019) Table 1 (DARTS, n = 10,000) for comparison.
+    """
+    pct = lambda col: [f"{100 * v:.1f}%" for v in df[col]]  # noqa: E731
+    shown = pd.DataFrame(
+        {
+            "name": df["name"],
+            "k": df["num_models"],
+            "n": [f"{v:,}" for v in df["n"]],
+            "acc": pct("mean_accuracy"),
+            "sim": pct("mean_similarity"),
+            "ind": pct("independent_similarity"),
+            "ub": [_fmt_k(v) for v in df["union_k"]],
+            "sb": [fmt_gain(v) for v in df["sb_gain"]],
+            "nbb": [fmt_gain(v) for v in df["nbb_gain"]],
+        }
+    )
+    notes = [
+        (
+            f"Our search on {test_set}: {num_kept} of {num_checkpoints} checkpoints with accuracy >= "
+            f"{min_accuracy:g}; 'highest scoring' = highest accuracy on this test set, 'random' drawn with "
+            f"seed {cfg['seed']}."
+        ),
+        (
+            f"eps = {cfg['eps']}, delta = {cfg['delta']}; n = the test set size unless search_analysis.table1.n is "
+            "set. SB, NBB: testable models by the similarity bound (3)+(8) and the naive Bayes bound over those by "
+            "the union bound (k UB). Independent: mu^2 + (1 - mu)^2 at the mean error mu; below it the similarity "
+            "bounds do not apply (–)."
+        ),
+        (
+            "Paper (Mania et al. 2019, Table 1, DARTS, n = 10,000): 20 Random 96.8% / 97.5%: SB 9.9x, NBB 1.6e4x; "
+            "20 Highest Scoring 96.9% / 97.6%: SB 12x, NBB 3.4e4x."
+        ),
+    ]
+    align = {c: "r" for c in _SEARCH_TABLE1_HEADERS if c != "name"}
+    return markdown_table(shown, _SEARCH_TABLE1_HEADERS, align=align, notes=notes)
+
+
+def search_table1(
+    preds: Predictions,
+    min_accuracy: float,
+    cfg: Mapping[str, Any],
+    threads: int = 1,
+    log: logging.Logger | None = None,
+) -> tuple[pd.DataFrame, str]:
+    """Mania et al. (2019) Table-1-style rows of our search: the frame and its Markdown.
+
+    Keeps checkpoints with accuracy >= ``min_accuracy`` (:func:`filter_by_accuracy`), takes the
+    subsets of :func:`table1_subsets` (``cfg``: ``n_random``, ``n_top``, ``seed``, ``n``) and
+    their gains (:func:`table1_gains` at ``eps``, ``delta``, ``form``); logs each row.
+    """
+    log = log or logging.getLogger("holdout")
+    kept = filter_by_accuracy(preds, min_accuracy)
+    log.info("%d of %d checkpoints have accuracy >= %g", kept.num_models, preds.num_models, min_accuracy)
+    with timed(log, "subsets and mean similarities"):
+        specs = table1_subsets(kept.num_models, cfg["n_random"], cfg["n_top"], cfg["seed"])
+        rows = table1_rows(kept, specs, n=cfg["n"])
+    with timed(log, f"testable models at eps={cfg['eps']}, delta={cfg['delta']}"):
+        df = table1_gains(rows, cfg["eps"], cfg["delta"], cfg["form"], threads=threads)
+    for r in df.itertuples():
+        log.info(
+            "%s: %d checkpoints, accuracy %.4f, similarity %.4f (independent %.4f), k_UB %d, SB %s, NBB %s",
+            *(r.name, r.num_models, r.mean_accuracy, r.mean_similarity, r.independent_similarity, r.union_k),
+            *(fmt_gain(r.sb_gain), fmt_gain(r.nbb_gain)),
+        )
+    md = search_table1_markdown(df, preds.test_set, kept.num_models, preds.num_models, min_accuracy, cfg)
+    return df, md
