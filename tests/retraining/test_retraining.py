@@ -15,7 +15,10 @@ from holdout.retraining import (
     cv_splits_frame,
     half_split,
     hard_images,
+    load_run_sources,
     read_cv_splits,
+    run_arrays,
+    run_data,
     sec55_table,
     table2,
     table2_markdown,
@@ -151,3 +154,26 @@ def test_figure3_captions_of_the_paper_are_among_the_hard_v4_images(shared_data)
     assert len(hard) == 21
     pairs = {(CIFAR10_CLASSES[t], CIFAR10_CLASSES[p]) for t, p in zip(hard["label"], hard["majority"])}
     assert {("deer", "frog"), ("airplane", "ship"), ("airplane", "cat")} <= pairs
+
+
+def test_load_run_sources_and_run_arrays(tmp_path):
+    """run_arrays: CIFAR parts in order, cut per class, v4 appended, NCHW contiguous; test set of the run."""
+    rng = np.random.default_rng(0)
+    tr = rng.integers(0, 256, (40, 4, 4, 3), dtype=np.uint8)
+    te = rng.integers(0, 256, (20, 4, 4, 3), dtype=np.uint8)
+    v4 = rng.integers(0, 256, (30, 4, 4, 3), dtype=np.uint8)
+    ytr, yte, yv4 = np.arange(40) % 10, np.arange(20) % 10, np.arange(30) % 10
+    np.savez(tmp_path / "a.npz", train_images=tr, train_labels=ytr, test_images=te, test_labels=yte)
+    np.save(tmp_path / "v4.npy", v4)
+    np.save(tmp_path / "v4_labels.npy", yv4.astype(np.int32))
+    sources = load_run_sources(tmp_path / "a.npz", tmp_path / "v4.npy", tmp_path / "v4_labels.npy")
+    assert set(sources) == {"train", "test", "v4"} and sources["v4"][1].dtype == np.int64
+    split = cv_splits(ytr, n_splits=2, seed=0)
+    d = run_arrays(run_data("split1", split, 20), sources)
+    train_idx, held = cv_fold(split, 0)
+    assert np.array_equal(d.x, np.concatenate([tr[train_idx], te]).transpose(0, 3, 1, 2))
+    assert d.x.flags.c_contiguous and d.x.shape[1] == 3 and np.array_equal(d.y_test, ytr[held])
+    cut = run_arrays(run_data("half1", split, 20, yv4, n_half=10), sources, train_per_class=2, seed=1)
+    assert np.bincount(cut.y[:20]).tolist() == [2] * 10 and len(cut.y) == 30
+    assert np.array_equal(cut.y_test, yv4) and np.array_equal(cut.x_test, v4.transpose(0, 3, 1, 2))
+    assert load_run_sources(tmp_path / "a.npz").keys() == {"train", "test"}

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from holdout.predictions import Predictions
 __all__ = [
     "PAPER_SEC55",
     "PAPER_TABLE2",
+    "RunArrays",
     "RunData",
     "accuracy_row",
     "balanced_draw",
@@ -34,7 +36,9 @@ __all__ = [
     "cv_splits_frame",
     "half_split",
     "hard_images",
+    "load_run_sources",
     "read_cv_splits",
+    "run_arrays",
     "run_data",
     "sec55_table",
     "table2",
@@ -303,3 +307,64 @@ def run_data(
             (("train", np.arange(n_train)), ("v4", extra)), ("v4", np.arange(len(v4_labels))), "cifar10_1_v4"
         )
     raise ValueError(f"unknown retraining run {run!r} (split<k>, standard or half<seed>)")
+
+
+Sources = Mapping[str, tuple[np.ndarray, np.ndarray]]
+
+
+def load_run_sources(
+    arrays: str | Path, v4_images: str | Path | None = None, v4_labels: str | Path | None = None
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The (images N x H x W x C uint8, labels) sources of :class:`RunData`: CIFAR-10 ``train`` and
+    ``test`` from the ``arrays`` NPZ, and ``v4`` (CIFAR-10.1 v4 ``.npy`` files) when given."""
+    with np.load(arrays) as z:
+        sources = {
+            "train": (z["train_images"], z["train_labels"]),
+            "test": (z["test_images"], z["test_labels"]),
+        }
+    if v4_images is not None and v4_labels is not None:
+        sources["v4"] = (np.load(v4_images), np.load(v4_labels).astype(np.int64))
+    return sources
+
+
+@dataclass(frozen=True)
+class RunArrays:
+    """A run's training and test images (N x C x H x W uint8, contiguous) and labels."""
+
+    x: np.ndarray
+    y: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+
+
+def _nchw(images: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2))
+
+
+def run_arrays(
+    data: RunData,
+    sources: Sources,
+    train_per_class: int | None = None,
+    seed: int = 0,
+    log: logging.Logger | None = None,
+) -> RunArrays:
+    """Gather ``data``'s images from ``sources`` (:func:`load_run_sources`).
+
+    The CIFAR-10 parts are concatenated in order and, with ``train_per_class`` (CPU-sized
+    runs), cut to that many images per class (:func:`class_balanced_subset` with ``seed``);
+    the CIFAR-10.1 v4 images of a ``half<seed>`` run are appended after them, all of them.
+    """
+    log = log or logging.getLogger("holdout")
+    cifar = [(s, i) for s, i in data.train if s != "v4"]
+    x = np.concatenate([sources[s][0][i] for s, i in cifar])
+    y = np.concatenate([sources[s][1][i] for s, i in cifar])
+    if train_per_class is not None:
+        keep = class_balanced_subset(y, int(train_per_class), int(seed))
+        x, y = x[keep], y[keep]
+        log.info("CPU-sized run: %d CIFAR-10 images per class (train_per_class)", int(train_per_class))
+    extra = [(sources[s][0][i], sources[s][1][i]) for s, i in data.train if s == "v4"]
+    if extra:
+        x, y = np.concatenate([x, *[e[0] for e in extra]]), np.concatenate([y, *[e[1] for e in extra]])
+        log.info("added %d CIFAR-10.1 v4 images", sum(len(e[1]) for e in extra))
+    src, idx = data.evaluate
+    return RunArrays(_nchw(x), y, _nchw(sources[src][0][idx]), sources[src][1][idx])
