@@ -214,3 +214,25 @@ def test_attack_model_refuses_bad_inputs(tiny):
         ac.attack_model(net, images[:2], labels[:2], np.arange(2), window=W, eps=3)
     with pytest.raises(ValueError, match="uint8 N x 32 x 32 x 3"):
         ac.attack_model(net, images[:2].astype(np.float32), labels[:2], np.arange(2), window=W, eps=EPS)
+
+
+@pytest.mark.slow  # trains two tiny models (~15 s on 2 shared cores)
+def test_attack_seed_model_samples_seeds_and_checks_the_subset(tiny):
+    """attack_seed_model: the rule's per-set tables equal attack_model on the seeded samples."""
+    from types import SimpleNamespace
+
+    root, images, labels, subset = tiny
+    data = SimpleNamespace(train_images=images, train_labels=labels, test_images=images[48:], test_labels=labels[48:])
+    cfg = {"norm": "max", "attacks": ["nearest", "random"], "seed": 4, "batch_size": 100, "chunk_size": 5}
+    cfg |= {"train_sample_size": 6, "test_sample_size": None, "device": "cpu"}
+    ckpt = root / "models/seed001/checkpoint_01.pt"
+    kw = {"model": "seed001", "window": W, "eps": EPS, "device": torch.device("cpu")}
+    frames = ac.attack_seed_model(ckpt, data, subset, cfg, **kw)
+    assert list(frames) == list(ac.SETS) and len(frames["train"]) == 6 and len(frames["test"]) == 16
+    model, meta = load_checkpoint(ckpt)
+    net = ac.windowed_classifier(model, meta["test_time"]["mean"], meta["test_time"]["std"], torch.device("cpu"))
+    idx = subset[ac.sample_indices(48, 6, 4)]
+    res = ac.attack_model(net, images[idx], labels[idx], idx, window=W, eps=EPS, attacks=cfg["attacks"], seed=5)
+    pd.testing.assert_frame_equal(frames["train"], ac.per_image_frame(res))
+    with pytest.raises(ValueError, match="trained on 48 images, s.npy lists 10"):
+        ac.attack_seed_model(ckpt, data, subset[:10], cfg, subset_path="s.npy", **kw)
