@@ -14,10 +14,12 @@ from holdout.similarity.core import (
 )
 from holdout.similarity.own_models import (
     checkpoint_table,
+    eta_grid,
     figure3,
     filter_by_accuracy,
     final_checkpoints,
     recht_comparison,
+    search_figure3,
     search_table1,
     split_checkpoint_name,
     table1_gains,
@@ -202,3 +204,23 @@ def test_search_table1_frame_and_markdown():
     top = df.iloc[2]
     assert top["mean_accuracy"] == pytest.approx(0.85)
     assert f"{100 * top['mean_accuracy']:.1f}%" in md
+
+
+def test_eta_grid_and_search_figure3_with_its_figures(caplog):
+    """eta_grid refuses min > max; search_figure3 = figure3 plus the log; the two figures of Fig. 3."""
+    import logging
+
+    from holdout.similarity.plots import search_figure3_figures
+
+    etas = eta_grid({"min": 0.5, "max": 1.0, "num": 3})
+    assert etas.tolist() == [0.5, 0.75, 1.0]
+    with pytest.raises(ValueError, match="search_analysis.eta: min=0.9 is above max=0.5"):
+        eta_grid({"min": 0.9, "max": 0.5, "num": 3})
+    with caplog.at_level(logging.INFO, logger="t"):
+        f3 = search_figure3(_hand(), 0.5, etas, logging.getLogger("t"))
+    ref = figure3(_hand(), 0.5, etas)
+    assert f3.summary == ref.summary and f3.pairs.equals(ref.pairs)
+    assert "3 of 4 checkpoints (2 models) have accuracy >= 0.5" in caplog.text
+    figs = search_figure3_figures(f3.pairs, f3.covering, "hand", 0.5)
+    assert set(figs) == {"pairs", "covering"}
+    assert "Our random search, hand" in figs["pairs"].axes[0].get_title()
