@@ -7,8 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from holdout.predictions import load_predictions
 from holdout.training import LOG_NAME, ResNetPreactConfig, TrainConfig
-from holdout.training.jobs import TrainJob, load_train_subset, train_job, write_json
+from holdout.training.inference import load_test_sets, save_per_test_set
+from holdout.training.jobs import TrainJob, load_train_subset, predict_job, train_job, write_json
 from holdout.training.search import model_name, sample_configs, search_job
 from holdout.training.seeds import recipe_from_config, seeds_job, window_test_time
 
@@ -70,6 +72,22 @@ def test_load_train_subset_and_train_job_write_checkpoints_and_log(tmp_path, syn
     )
     assert len(res.checkpoints) == 1 and len(res.history) == 1
     assert (tmp_path / "train_log.csv").is_file() and not (tmp_path / "o" / LOG_NAME).exists()
+    np.savez(tmp_path / "arrays.npz", train_images=x, train_labels=y, test_images=x[:10], test_labels=y[:10])
+    np.save(tmp_path / "v4.npy", x[10:15].transpose(0, 2, 3, 1))
+    np.save(tmp_path / "v4_labels.npy", y[10:15])
+    files = {"images_v4": tmp_path / "v4.npy", "labels_v4": tmp_path / "v4_labels.npy"}
+    kw = {"subset_size": 5, "subset_seed": 1, "test_sets": ["cifar10_test", "cifar10_1_v4"], "files": files}
+    sets = load_test_sets(tmp_path / "arrays.npz", tmp_path / "idx.npy", study="search", **kw)
+    assert list(sets) == ["cifar10_test", "cifar10_train_subset", "cifar10_1_v4"]
+    assert len(sets["cifar10_train_subset"][1]) == 5 and np.array_equal(sets["cifar10_1_v4"][0], x[10:15])
+    seeds_sets = load_test_sets(tmp_path / "arrays.npz", tmp_path / "idx.npy", study="seeds", **kw)
+    assert np.array_equal(seeds_sets["cifar10_train_subset"][0], images)
+    preds = predict_job("tiny", res.checkpoints, sets, config={"model": "tiny"}, batch_size=8, device="cpu")
+    assert preds["cifar10_1_v4"].model_names == ("tiny@e001",) and preds["cifar10_test"].num_examples == 10
+    paths = [tmp_path / "p" / f"{t}.npz" for t in sets]
+    paths[0].parent.mkdir()
+    save_per_test_set(paths, preds)
+    assert np.array_equal(load_predictions(paths[1]).predictions, preds["cifar10_train_subset"].predictions)
     rec = job.config_json(len(labels))
     assert list(rec) == ["model", "train_subset_size", "model_config", "train_config"]
     assert rec["train_subset_size"] == 32 and json.loads(json.dumps(rec))["train_config"]["epochs"] == 1

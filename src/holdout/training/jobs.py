@@ -14,17 +14,20 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from holdout.predictions import Predictions
 from holdout.runlog import timed
 from holdout.training.gpu import gpu_slot
+from holdout.training.inference import predict_checkpoints
 from holdout.training.loop import LOG_NAME, TrainConfig, TrainResult, train
 
-__all__ = ["TrainJob", "load_train_subset", "train_job", "write_json"]
+__all__ = ["TrainJob", "load_train_subset", "predict_job", "train_job", "write_json"]
 
 
 @dataclass(frozen=True)
@@ -106,3 +109,32 @@ def train_job(
     )
     os.replace(Path(out_dir) / LOG_NAME, log_out)
     return res
+
+
+def predict_job(
+    model: str,
+    checkpoints: Sequence[str | Path],
+    sets: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    *,
+    config: Mapping[str, Any],
+    batch_size: int,
+    device: str = "auto",
+    jobs_per_gpu: int | None = None,
+    threads: int = 1,
+    log: logging.Logger | None = None,
+) -> dict[str, Predictions]:
+    """Every checkpoint of ``model`` on every test set inside a GPU slot (:func:`predict_checkpoints`).
+
+    ``device="auto"`` takes the slot's device; ``config`` (the model's ``config.json``) goes
+    into the predictions' metadata.
+    """
+    import torch
+
+    log = log or logging.getLogger("holdout")
+    with gpu_slot(log=log, jobs_per_gpu=jobs_per_gpu) as slot:
+        dev = slot.device if device == "auto" else device
+        torch.set_num_threads(threads)
+        with timed(log, f"{len(checkpoints)} checkpoints x {len(sets)} test sets on {dev}"):
+            return predict_checkpoints(
+                model, checkpoints, sets, config=config, batch_size=batch_size, device=dev, log=log
+            )
