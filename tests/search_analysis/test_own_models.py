@@ -20,6 +20,7 @@ from holdout.similarity.own_models import (
     final_checkpoints,
     recht_comparison,
     search_figure3,
+    search_recht,
     search_table1,
     split_checkpoint_name,
     table1_gains,
@@ -224,3 +225,17 @@ def test_eta_grid_and_search_figure3_with_its_figures(caplog):
     figs = search_figure3_figures(f3.pairs, f3.covering, "hand", 0.5)
     assert set(figs) == {"pairs", "covering"}
     assert "Our random search, hand" in figs["pairs"].axes[0].get_title()
+
+
+def test_search_recht_table_fit_and_figure2_frames(search_predictions):
+    """search_recht = recht_comparison plus Figure 2's points and line (fit, band, y = x)."""
+    orig = search_predictions("cifar10_test", seed=0)
+    new = search_predictions("cifar10_1_v4", seed=1, n=400, difficulty_shift=0.1)
+    cfg = {"alpha": 0.05, "checkpoints": "final", "min_accuracy": 0.0, "fit_band_level": 0.9}
+    t1, fit, points, line = search_recht(orig, new, cfg)
+    ref_t1, ref_fit = recht_comparison(orig, new)
+    assert t1.equals(ref_t1) and fit == ref_fit
+    assert list(points["model"]) == list(t1["model"]) and "gap" not in points.columns
+    assert len(line) == 201 and line["x"].iloc[0] == pytest.approx(t1["orig_ci_low"].min() - 1)
+    assert line["x"].iloc[-1] == 100 and (line["band_low"] <= line["fit"]).all()
+    np.testing.assert_allclose(line["fit"], fit.slope * line["x"] + fit.intercept)

@@ -30,7 +30,7 @@ import pandas as pd
 from holdout.bounds.core import union_bound_k
 from holdout.bounds.study import fmt_gain
 from holdout.bounds.study import table1 as bounds_table1
-from holdout.cifar10_1.recht import LinearFit, accuracy_table, linear_fit, table1
+from holdout.cifar10_1.recht import LinearFit, accuracy_table, fit_band, linear_fit, table1
 from holdout.predictions import Predictions
 from holdout.runlog import timed
 from holdout.similarity.core import (
@@ -51,6 +51,8 @@ __all__ = [
     "filter_by_accuracy",
     "final_checkpoints",
     "recht_comparison",
+    "recht_figure2_frames",
+    "search_recht",
     "split_checkpoint_name",
     "search_figure3",
     "search_table1",
@@ -403,3 +405,30 @@ def search_table1(
         )
     md = search_table1_markdown(df, preds.test_set, kept.num_models, preds.num_models, min_accuracy, cfg)
     return df, md
+
+
+_FIGURE2_POINTS = ["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low", "new_ci_high"]
+
+
+def recht_figure2_frames(t1: pd.DataFrame, fit: LinearFit, band_level: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The points (accuracies with intervals) and the line (fit, ``band_level`` band, y = x on 201
+    x from 1 below the lowest interval to 100) of Recht et al. (2018) Figure 2 for :func:`recht_comparison`."""
+    x = np.linspace(t1.orig_ci_low.min() - 1, 100, 201)
+    y, lo, hi = fit_band(fit, x, band_level)
+    return t1[_FIGURE2_POINTS], pd.DataFrame({"x": x, "fit": y, "band_low": lo, "band_high": hi, "y_equals_x": x})
+
+
+def search_recht(
+    original: Predictions, new: Predictions, cfg: Mapping[str, Any], log: logging.Logger | None = None
+) -> tuple[pd.DataFrame, LinearFit, pd.DataFrame, pd.DataFrame]:
+    """:func:`recht_comparison` and :func:`recht_figure2_frames` with ``search_analysis.recht``
+    (``alpha``, ``checkpoints``, ``min_accuracy``, ``fit_band_level``): (Table 1, fit, points, line)."""
+    log = log or logging.getLogger("holdout")
+    with timed(log, f"Table 1 and Eq. (3), {new.test_set}"):
+        t1, fit = recht_comparison(original, new, cfg["alpha"], cfg["checkpoints"], cfg["min_accuracy"])
+    points, line = recht_figure2_frames(t1, fit, cfg["fit_band_level"])
+    log.info(
+        "%d checkpoints; acc_new = (%.3f +- %.3f) acc_orig + (%.2f +- %.2f)%% (published models: 1.62, -65.51)",
+        *(len(t1), fit.slope, fit.slope_se, fit.intercept, fit.intercept_se),
+    )
+    return t1, fit, points, line
