@@ -180,6 +180,17 @@ def test_tiny_end_to_end(tiny, tmp_path):
     assert len(summary) == 8 and (summary["n_models"] == 2).all()
     md = ac.pvalue_markdown(pv, summary)
     assert "| seed000 | train | 12 |" in md and "N-model p" in md
+    # the summary rule's library calls: per_image/<model>_<set>.csv back into the same three tables
+    (tmp_path / "per_image").mkdir()
+    for (m, split), df in frames.items():
+        df.to_csv(tmp_path / "per_image" / f"{m}_{split}.csv", index=False)
+    read = ac.read_per_image(sorted((tmp_path / "per_image").glob("*.csv")))
+    assert set(read) == set(frames)
+    cfg = {"seed": 0, "sample_sizes": sizes, "confidence_delta": 0.025, "alpha": 0.05}
+    pv2, nm2, summary2 = ac.summary_tables({k: read[k] for k in frames}, cfg)
+    pd.testing.assert_frame_equal(pv2, pv)
+    pd.testing.assert_frame_equal(nm2, nm)
+    pd.testing.assert_frame_equal(summary2, summary)
     for name, (fig, data) in {
         "figure5": plots.plot_figure5(pv, nm, "seed000"),
         "error": plots.plot_pvalue_vs_error(pv),

@@ -66,11 +66,13 @@ __all__ = [
     "per_image_frame",
     "pvalue_markdown",
     "pvalue_table",
+    "read_per_image",
     "read_recipe",
     "read_train_subset",
     "rejection_summary",
     "resolve_window_eps",
     "sample_indices",
+    "summary_tables",
     "windowed_classifier",
 ]
 
@@ -520,3 +522,33 @@ def pvalue_markdown(pvalues: pd.DataFrame, summary: pd.DataFrame) -> str:
         title="Summary and the N-model test over all models (Sec. 3.3 (ii))",
     )
     return text
+
+
+def read_per_image(paths: Sequence[str | Path]) -> dict[tuple[str, str], pd.DataFrame]:
+    """The per-image tables ``per_image/<model>_<set>.csv`` of the attack rule, keyed (model, set)."""
+    frames = {}
+    for path in paths:
+        model, split = Path(path).stem.rsplit("_", 1)
+        frames[model, split] = pd.read_csv(path)
+    return frames
+
+
+def summary_tables(
+    frames: Mapping[tuple[str, str], pd.DataFrame], cfg: Mapping, log: logging.Logger | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(:func:`pvalue_table`, :func:`n_model_table`, :func:`rejection_summary`) of the per-image
+    tables with ``adversarial_cifar10`` settings ``cfg`` (``seed``, ``sample_sizes``,
+    ``confidence_delta``, ``alpha``); one log line per set, AEG and sample size."""
+    log = log or logging.getLogger("holdout")
+    seed, sizes = int(cfg["seed"]), [int(s) for s in cfg["sample_sizes"]]
+    with timed(log, "pairwise and N-model tests"):
+        pvalues = pvalue_table(frames, sizes, seed=seed, confidence_delta=float(cfg["confidence_delta"]))
+        n_model = n_model_table(frames, sizes, seed=seed)
+        summary = rejection_summary(pvalues, n_model, alpha=float(cfg["alpha"]))
+    for _, r in summary.iterrows():
+        log.info(
+            "%s %s m=%d: %d/%d models rejected at %g (median p %.3g); N-model test p = %.3g (ln p = %.1f)",
+            *(r["set"], r["aeg"], r["sample_size"], r["rejected"], r["n_models"], r["alpha"]),
+            *(r["median_p_value"], r["n_model_p_value"], r["n_model_log_p_value"]),
+        )
+    return pvalues, n_model, summary
