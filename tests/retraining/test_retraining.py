@@ -19,6 +19,8 @@ from holdout.retraining import (
     read_cv_splits,
     run_arrays,
     run_data,
+    sec55_from_predictions,
+    sec55_markdown,
     sec55_table,
     table2,
     table2_markdown,
@@ -116,6 +118,24 @@ def test_sec55_table():
     )
     t = sec55_table(res, held)
     assert t["correct"].tolist() == [1, 2, 2, 1] and (t["n"] == 2).all()
+
+
+def test_sec55_from_predictions_and_markdown():
+    """The rule's path: one predictions file per run, held-out halves by half_split, the Markdown."""
+    labels = np.repeat(np.arange(10), 4)
+    rng = np.random.default_rng(0)
+    runs = ["half1", "half2", "standard"]
+    preds = [
+        Predictions.create(np.where(rng.random(40) < 0.7, labels, (labels + 1) % 10)[None], labels, [r], num_classes=10)
+        for r in runs
+    ]
+    t = sec55_from_predictions(preds, runs, labels.astype(np.int32), n_half=20, alpha=0.05)
+    held = {r: ~half_split(labels, 20, int(r[4:])) for r in runs[:2]}
+    res = pd.DataFrame({"run": runs, "correct_mask": [p.predictions[0] == labels for p in preds]})
+    pd.testing.assert_frame_equal(t, sec55_table(res, held))
+    md = sec55_markdown(t, ["a note"])
+    assert "| Draw | Training data | Correct | n | Accuracy (%) | 95% CI |" in md
+    assert f"{t.accuracy.iloc[0]:.2f}" in md and "- a note" in md and "draw 1 85.06%" in md
 
 
 def test_figures_on_generated_images(tmp_path):

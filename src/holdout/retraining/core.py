@@ -22,6 +22,7 @@ import pandas as pd
 
 from holdout.cifar10_1.recht import clopper_pearson
 from holdout.predictions import Predictions
+from holdout.tables import markdown_table
 
 __all__ = [
     "PAPER_SEC55",
@@ -40,6 +41,8 @@ __all__ = [
     "read_cv_splits",
     "run_arrays",
     "run_data",
+    "sec55_from_predictions",
+    "sec55_markdown",
     "sec55_table",
     "table2",
     "table2_markdown",
@@ -259,6 +262,28 @@ def sec55_table(results: pd.DataFrame, held_out: Mapping[str, np.ndarray], alpha
             c = np.asarray(correct, dtype=bool)[np.asarray(mask, dtype=bool)]
             rows.append({"draw": draw, "training": arm, **accuracy_row(int(c.sum()), c.size, alpha)})
     return pd.DataFrame(rows)
+
+
+def sec55_from_predictions(
+    preds: Sequence[Predictions], runs: Sequence[str], v4_labels: np.ndarray, n_half: int, alpha: float = 0.05
+) -> pd.DataFrame:
+    """:func:`sec55_table` from one single-model predictions file per run (``half<seed>`` or
+    ``standard``, all on CIFAR-10.1 v4): each draw's held-out half is the complement of
+    :func:`half_split` of ``v4_labels`` with that seed."""
+    labels = np.asarray(v4_labels).astype(np.int64)
+    rows = [{"run": run, "correct_mask": p.predictions[0] == p.labels} for p, run in zip(preds, runs)]
+    held = {run: ~half_split(labels, int(n_half), int(run[4:])) for run in runs if run != "standard"}
+    return sec55_table(pd.DataFrame(rows), held, alpha)
+
+
+def sec55_markdown(t: pd.DataFrame, notes: Sequence[str] = ()) -> str:
+    """Markdown of :func:`sec55_table` (accuracy and 95% interval in percent) with the paper's values."""
+    interval = [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(t.ci_low, t.ci_high)]
+    shown = t.assign(accuracy=t.accuracy.map("{:.2f}".format), interval=interval)
+    paper = "Paper (Recht et al. 2018, Sec. 5.5): " + ", ".join(f"{k} {v}%" for k, v in PAPER_SEC55.items())
+    headers = {"draw": "Draw", "training": "Training data", "correct": "Correct", "n": "n"}
+    headers |= {"accuracy": "Accuracy (%)", "interval": "95% CI"}
+    return markdown_table(shown, headers, notes=[*notes, paper])
 
 
 def class_balanced_subset(labels: Sequence[int] | np.ndarray, per_class: int, seed: int) -> np.ndarray:
