@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from holdout.adversarial import study
+from holdout.adversarial import synthetic as syn
 
 
 def _groups() -> pd.DataFrame:
@@ -75,3 +76,13 @@ def test_train_case_small(tmp_path):
     assert np.array_equal(np.load(tmp_path / "m.npz")["w"], runs.models.w)
     again = study.train_case(cfg, "independent", 1, logging.getLogger("test"))
     assert np.array_equal(again.models.w, runs.models.w)  # seeded
+    ecfg = {**cfg, "eps_grid": {"min": 0.1, "max": 1.0, "num": 2}, "U": 2.0, "n_models": [1, 3]}
+    per_run, groups = study.evaluate_case(
+        ecfg, "independent", tmp_path / "t.npz", tmp_path / "m.npz", logging.getLogger("t")
+    )
+    ref_runs, ref_groups = syn.evaluate_grid(
+        syn.mixture_from_config(cfg), runs.x_test, runs.y_test, runs.models.w, runs.models.b, [0.1, 1.0], [1, 3], 2.0
+    )
+    assert list(per_run.columns) == ["case", *ref_runs.columns] and set(per_run.case) == {"independent"}
+    pd.testing.assert_frame_equal(per_run.drop(columns="case"), ref_runs)
+    pd.testing.assert_frame_equal(groups.drop(columns="case"), ref_groups)

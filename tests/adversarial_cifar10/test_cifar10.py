@@ -180,6 +180,17 @@ def test_tiny_end_to_end(tiny, tmp_path):
     assert len(summary) == 8 and (summary["n_models"] == 2).all()
     md = ac.pvalue_markdown(pv, summary)
     assert "| seed000 | train | 12 |" in md and "N-model p" in md
+    # the summary rule's library calls: per_image/<model>_<set>.csv back into the same three tables
+    (tmp_path / "per_image").mkdir()
+    for (m, split), df in frames.items():
+        df.to_csv(tmp_path / "per_image" / f"{m}_{split}.csv", index=False)
+    read = ac.read_per_image(sorted((tmp_path / "per_image").glob("*.csv")))
+    assert set(read) == set(frames)
+    cfg = {"seed": 0, "sample_sizes": sizes, "confidence_delta": 0.025, "alpha": 0.05}
+    pv2, nm2, summary2 = ac.summary_tables({k: read[k] for k in frames}, cfg)
+    pd.testing.assert_frame_equal(pv2, pv)
+    pd.testing.assert_frame_equal(nm2, nm)
+    pd.testing.assert_frame_equal(summary2, summary)
     for name, (fig, data) in {
         "figure5": plots.plot_figure5(pv, nm, "seed000"),
         "error": plots.plot_pvalue_vs_error(pv),
@@ -214,3 +225,25 @@ def test_attack_model_refuses_bad_inputs(tiny):
         ac.attack_model(net, images[:2], labels[:2], np.arange(2), window=W, eps=3)
     with pytest.raises(ValueError, match="uint8 N x 32 x 32 x 3"):
         ac.attack_model(net, images[:2].astype(np.float32), labels[:2], np.arange(2), window=W, eps=EPS)
+
+
+@pytest.mark.slow  # trains two tiny models (~15 s on 2 shared cores)
+def test_attack_seed_model_samples_seeds_and_checks_the_subset(tiny):
+    """attack_seed_model: the rule's per-set tables equal attack_model on the seeded samples."""
+    from types import SimpleNamespace
+
+    root, images, labels, subset = tiny
+    data = SimpleNamespace(train_images=images, train_labels=labels, test_images=images[48:], test_labels=labels[48:])
+    cfg = {"norm": "max", "attacks": ["nearest", "random"], "seed": 4, "batch_size": 100, "chunk_size": 5}
+    cfg |= {"train_sample_size": 6, "test_sample_size": None, "device": "cpu"}
+    ckpt = root / "models/seed001/checkpoint_01.pt"
+    kw = {"model": "seed001", "window": W, "eps": EPS, "device": torch.device("cpu")}
+    frames = ac.attack_seed_model(ckpt, data, subset, cfg, **kw)
+    assert list(frames) == list(ac.SETS) and len(frames["train"]) == 6 and len(frames["test"]) == 16
+    model, meta = load_checkpoint(ckpt)
+    net = ac.windowed_classifier(model, meta["test_time"]["mean"], meta["test_time"]["std"], torch.device("cpu"))
+    idx = subset[ac.sample_indices(48, 6, 4)]
+    res = ac.attack_model(net, images[idx], labels[idx], idx, window=W, eps=EPS, attacks=cfg["attacks"], seed=5)
+    pd.testing.assert_frame_equal(frames["train"], ac.per_image_frame(res))
+    with pytest.raises(ValueError, match="trained on 48 images, s.npy lists 10"):
+        ac.attack_seed_model(ckpt, data, subset[:10], cfg, subset_path="s.npy", **kw)

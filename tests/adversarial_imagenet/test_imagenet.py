@@ -122,3 +122,16 @@ def test_figure5_table_is_the_pairwise_test_on_prefixes():
     assert sorted(set(both[both.split == "val"].sample_size)) == [50, 100, 200]
     s = inet.summary_table({("m", "val"): df})
     assert len(s) == 4 and s["m"].eq(400).all()
+
+
+def test_attack_split_is_run_study_on_the_seeded_sample(tiny_imagenet, monkeypatch):
+    """attack_split: the rule's per-image table equals run_study + result_frame on sample_indices."""
+    monkeypatch.setattr(inet, "build_model", lambda name, weights, seed: _tiny_net())
+    cfg = {"weights": "random", "resize": 28, "seed": 5, "eps": 2, "norm": "max", "window": 16}
+    cfg |= {"attacks": list(ATTACKS), "batch_size": 50, "chunk_size": 3, "num_workers": 0}
+    folder = tiny_imagenet["train"]
+    frame = inet.attack_split("tiny", folder, "train", cfg, 7, torch.device("cpu"))
+    ds = inet.image_folder(folder, 28, pretrained=False)
+    idx = inet.sample_indices(len(ds), 7, 5)
+    res = inet.run_study(_tiny_net(), ds, idx, window=16, eps=2, chunk_size=3, batch_size=50, seed=5)
+    pd.testing.assert_frame_equal(frame, inet.result_frame(res, inet.image_paths(ds, folder, res.indices)))

@@ -12,6 +12,7 @@ from holdout.imagenetv2 import (
     PAPER_TOP1_DROP,
     fit_table,
     imagenetv2_table,
+    imagenetv2_tables,
     top5_correct,
 )
 from holdout.predictions import Predictions, load_predictions
@@ -48,6 +49,28 @@ def test_table_gaps_and_groups():
     assert t.loc["fv", "new_top5_accuracy"] == 60 and t.loc["fv", "group"] == "non-convolutional"
     with pytest.raises(ValueError, match="length >= 3"):  # 2 convolutional models: no line
         fit_table(t.reset_index())
+
+
+def test_imagenetv2_tables_keys_markdown_and_restriction(tmp_path):
+    """imagenetv2_tables: new put in the original's model order; four tables with their Markdown."""
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 10, 200)
+    names = [f"m{i}" for i in range(5)] + ["vit"]
+    preds = np.where(rng.random((6, 200)) < np.linspace(0.5, 0.9, 6)[:, None], labels, (labels + 1) % 10)
+    orig = Predictions.create(preds, labels, names, num_classes=10, test_set="imagenet")
+    new = Predictions.create(preds[:, :150][::-1], labels[:150], names[::-1], num_classes=10, test_set="v2")
+    for set_name, p in (("o", orig), ("n", new)):
+        for i in range(6):
+            np.save(tmp_path / f"{set_name}{i}.npy", np.tile(p.labels[:, None], (1, 5)))
+    top5 = {s: [tmp_path / f"{s}{i}.npy" for i in range(6)] for s in "on"}
+    tables = imagenetv2_tables(orig, new, top5["o"], top5["n"], ["vit"], 0.05, 0.01, 0.05)
+    assert list(tables) == ["accuracies", "fit", "check", "similarity"]
+    acc = tables["accuracies"][0]
+    assert sorted(acc["model"]) == sorted(names) and (acc["orig_top5_accuracy"] == 100).all()
+    ref = imagenetv2_table(orig, new.subset(names), np.full(6, 200), np.full(6, 150), ["vit"])
+    pd.testing.assert_frame_equal(acc, ref)
+    assert all(isinstance(md, str) and md.count("|") > 10 for _, md in tables.values())
+    assert "Mania et al. lens on ImageNet and ImageNetV2 (percent)" in tables["similarity"][1]
 
 
 @pytest.mark.slow

@@ -15,7 +15,12 @@ from holdout.retraining import (
     cv_splits_frame,
     half_split,
     hard_images,
+    load_run_sources,
     read_cv_splits,
+    run_arrays,
+    run_data,
+    sec55_from_predictions,
+    sec55_markdown,
     sec55_table,
     table2,
     table2_markdown,
@@ -115,6 +120,24 @@ def test_sec55_table():
     assert t["correct"].tolist() == [1, 2, 2, 1] and (t["n"] == 2).all()
 
 
+def test_sec55_from_predictions_and_markdown():
+    """The rule's path: one predictions file per run, held-out halves by half_split, the Markdown."""
+    labels = np.repeat(np.arange(10), 4)
+    rng = np.random.default_rng(0)
+    runs = ["half1", "half2", "standard"]
+    preds = [
+        Predictions.create(np.where(rng.random(40) < 0.7, labels, (labels + 1) % 10)[None], labels, [r], num_classes=10)
+        for r in runs
+    ]
+    t = sec55_from_predictions(preds, runs, labels.astype(np.int32), n_half=20, alpha=0.05)
+    held = {r: ~half_split(labels, 20, int(r[4:])) for r in runs[:2]}
+    res = pd.DataFrame({"run": runs, "correct_mask": [p.predictions[0] == labels for p in preds]})
+    pd.testing.assert_frame_equal(t, sec55_table(res, held))
+    md = sec55_markdown(t, ["a note"])
+    assert "| Draw | Training data | Correct | n | Accuracy (%) | 95% CI |" in md
+    assert f"{t.accuracy.iloc[0]:.2f}" in md and "- a note" in md and "draw 1 85.06%" in md
+
+
 def test_figures_on_generated_images(tmp_path):
     from holdout.plotting import save_figure
 
@@ -151,3 +174,26 @@ def test_figure3_captions_of_the_paper_are_among_the_hard_v4_images(shared_data)
     assert len(hard) == 21
     pairs = {(CIFAR10_CLASSES[t], CIFAR10_CLASSES[p]) for t, p in zip(hard["label"], hard["majority"])}
     assert {("deer", "frog"), ("airplane", "ship"), ("airplane", "cat")} <= pairs
+
+
+def test_load_run_sources_and_run_arrays(tmp_path):
+    """run_arrays: CIFAR parts in order, cut per class, v4 appended, NCHW contiguous; test set of the run."""
+    rng = np.random.default_rng(0)
+    tr = rng.integers(0, 256, (40, 4, 4, 3), dtype=np.uint8)
+    te = rng.integers(0, 256, (20, 4, 4, 3), dtype=np.uint8)
+    v4 = rng.integers(0, 256, (30, 4, 4, 3), dtype=np.uint8)
+    ytr, yte, yv4 = np.arange(40) % 10, np.arange(20) % 10, np.arange(30) % 10
+    np.savez(tmp_path / "a.npz", train_images=tr, train_labels=ytr, test_images=te, test_labels=yte)
+    np.save(tmp_path / "v4.npy", v4)
+    np.save(tmp_path / "v4_labels.npy", yv4.astype(np.int32))
+    sources = load_run_sources(tmp_path / "a.npz", tmp_path / "v4.npy", tmp_path / "v4_labels.npy")
+    assert set(sources) == {"train", "test", "v4"} and sources["v4"][1].dtype == np.int64
+    split = cv_splits(ytr, n_splits=2, seed=0)
+    d = run_arrays(run_data("split1", split, 20), sources)
+    train_idx, held = cv_fold(split, 0)
+    assert np.array_equal(d.x, np.concatenate([tr[train_idx], te]).transpose(0, 3, 1, 2))
+    assert d.x.flags.c_contiguous and d.x.shape[1] == 3 and np.array_equal(d.y_test, ytr[held])
+    cut = run_arrays(run_data("half1", split, 20, yv4, n_half=10), sources, train_per_class=2, seed=1)
+    assert np.bincount(cut.y[:20]).tolist() == [2] * 10 and len(cut.y) == 30
+    assert np.array_equal(cut.y_test, yv4) and np.array_equal(cut.x_test, v4.transpose(0, 3, 1, 2))
+    assert load_run_sources(tmp_path / "a.npz").keys() == {"train", "test"}

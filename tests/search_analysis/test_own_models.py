@@ -14,10 +14,14 @@ from holdout.similarity.core import (
 )
 from holdout.similarity.own_models import (
     checkpoint_table,
+    eta_grid,
     figure3,
     filter_by_accuracy,
     final_checkpoints,
     recht_comparison,
+    search_figure3,
+    search_recht,
+    search_table1,
     split_checkpoint_name,
     table1_gains,
     table1_rows,
@@ -187,3 +191,51 @@ def test_table1_gains_rows_below_independent_errors():
     assert "paper_sb_gain" not in t.columns
     with pytest.raises(ValueError, match="below the independent-errors similarity"):  # what the guard avoids
         bounds_table1(rows[1:], eps=0.01, delta=0.05)
+
+
+def test_search_table1_frame_and_markdown():
+    """search_table1: the kept checkpoints' rows, their Markdown with the notes, and the kept count."""
+    cfg = {"n_random": 2, "n_top": 2, "seed": 0, "n": None, "eps": 0.05, "delta": 0.05, "form": "literal"}
+    df, md = search_table1(_hand(), 0.5, cfg)
+    assert list(df["name"]) == ["all 3", "2 random", "2 highest scoring"]
+    assert list(df["num_models"]) == [3, 2, 2]
+    assert df["n"].tolist() == [10, 10, 10]
+    assert "Our search on hand: 3 of 4 checkpoints with accuracy >= 0.5" in md
+    assert "| Checkpoints | K | n |" in md
+    top = df.iloc[2]
+    assert top["mean_accuracy"] == pytest.approx(0.85)
+    assert f"{100 * top['mean_accuracy']:.1f}%" in md
+
+
+def test_eta_grid_and_search_figure3_with_its_figures(caplog):
+    """eta_grid refuses min > max; search_figure3 = figure3 plus the log; the two figures of Fig. 3."""
+    import logging
+
+    from holdout.similarity.plots import search_figure3_figures
+
+    etas = eta_grid({"min": 0.5, "max": 1.0, "num": 3})
+    assert etas.tolist() == [0.5, 0.75, 1.0]
+    with pytest.raises(ValueError, match="search_analysis.eta: min=0.9 is above max=0.5"):
+        eta_grid({"min": 0.9, "max": 0.5, "num": 3})
+    with caplog.at_level(logging.INFO, logger="t"):
+        f3 = search_figure3(_hand(), 0.5, etas, logging.getLogger("t"))
+    ref = figure3(_hand(), 0.5, etas)
+    assert f3.summary == ref.summary and f3.pairs.equals(ref.pairs)
+    assert "3 of 4 checkpoints (2 models) have accuracy >= 0.5" in caplog.text
+    figs = search_figure3_figures(f3.pairs, f3.covering, "hand", 0.5)
+    assert set(figs) == {"pairs", "covering"}
+    assert "Our random search, hand" in figs["pairs"].axes[0].get_title()
+
+
+def test_search_recht_table_fit_and_figure2_frames(search_predictions):
+    """search_recht = recht_comparison plus Figure 2's points and line (fit, band, y = x)."""
+    orig = search_predictions("cifar10_test", seed=0)
+    new = search_predictions("cifar10_1_v4", seed=1, n=400, difficulty_shift=0.1)
+    cfg = {"alpha": 0.05, "checkpoints": "final", "min_accuracy": 0.0, "fit_band_level": 0.9}
+    t1, fit, points, line = search_recht(orig, new, cfg)
+    ref_t1, ref_fit = recht_comparison(orig, new)
+    assert t1.equals(ref_t1) and fit == ref_fit
+    assert list(points["model"]) == list(t1["model"]) and "gap" not in points.columns
+    assert len(line) == 201 and line["x"].iloc[0] == pytest.approx(t1["orig_ci_low"].min() - 1)
+    assert line["x"].iloc[-1] == 100 and (line["band_low"] <= line["fit"]).all()
+    np.testing.assert_allclose(line["fit"], fit.slope * line["x"] + fit.intercept)

@@ -32,7 +32,7 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -49,6 +49,7 @@ from holdout.adversarial.translation import (
     largest_eps,
     translation_attacks,
 )
+from holdout.runlog import timed
 
 if TYPE_CHECKING:
     import torch
@@ -57,6 +58,7 @@ __all__ = [
     "CANVAS",
     "SETS",
     "attack_model",
+    "attack_seed_model",
     "check_recipe",
     "check_window",
     "model_name",
@@ -64,11 +66,13 @@ __all__ = [
     "per_image_frame",
     "pvalue_markdown",
     "pvalue_table",
+    "read_per_image",
     "read_recipe",
     "read_train_subset",
     "rejection_summary",
     "resolve_window_eps",
     "sample_indices",
+    "summary_tables",
     "windowed_classifier",
 ]
 
@@ -291,6 +295,70 @@ class _LogStream:
         pass
 
 
+def attack_seed_model(
+    checkpoint: str | Path,
+    data: Any,
+    subset: np.ndarray,
+    cfg: Mapping[str, Any],
+    *,
+    model: str,
+    window: int,
+    eps: int,
+    device: torch.device,
+    subset_path: str | Path = "train_subset.npy",
+    log: logging.Logger | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Per-image attack tables (:func:`per_image_frame`) of seeds model ``model`` (``seed<k>``) on
+    its training subset and the test set, keyed by set (:data:`SETS`).
+
+    ``data``: CIFAR-10 arrays (``holdout.data.load_cifar10``); ``subset``: the training indices
+    the model was trained on (its checkpoint's ``train_examples`` must match). Each set is
+    sub-sampled to ``cfg["<set>_sample_size"]`` with ``cfg["seed"]`` (:func:`sample_indices`);
+    the AEGs are seeded with ``cfg["seed"]`` + the model's seed (:func:`attack_model`).
+    """
+    from holdout.training import load_checkpoint
+
+    log = log or logging.getLogger("holdout")
+    net, meta = load_checkpoint(checkpoint, device)
+    if int(meta.get("train_examples", len(subset))) != len(subset):
+        raise ValueError(
+            f"{checkpoint} was trained on {meta['train_examples']} images, {subset_path} lists {len(subset)}"
+        )
+    net = windowed_classifier(net, meta["test_time"]["mean"], meta["test_time"]["std"], device)
+    log.info(
+        "%s (%s, epoch %s) on %s: window %d, eps %d (%s-norm), AEGs %s",
+        *(model, checkpoint, meta.get("epoch"), device, window, eps, cfg["norm"], ", ".join(cfg["attacks"])),
+    )
+    sets = {
+        "train": (subset, data.train_images, data.train_labels, cfg["train_sample_size"]),
+        "test": (np.arange(len(data.test_labels)), data.test_images, data.test_labels, cfg["test_sample_size"]),
+    }
+    frames = {}
+    for split, (pool, images, labels, size) in sets.items():
+        idx = pool[sample_indices(len(pool), size, int(cfg["seed"]))]
+        with timed(log, f"{split}: attacks on {len(idx)} images"):
+            result = attack_model(
+                net,
+                images[idx],
+                labels[idx],
+                idx,
+                window=window,
+                eps=eps,
+                norm=cfg["norm"],
+                attacks=list(cfg["attacks"]),
+                seed=int(cfg["seed"]) + int(model.removeprefix("seed")),
+                batch_size=int(cfg["batch_size"]),
+                chunk_size=int(cfg["chunk_size"]),
+                device=device,
+                log=log,
+            )
+        frames[split] = per_image_frame(result)
+        ok = result.losses == 0
+        rates = ", ".join(f"{a} {o.adv_losses[ok].mean():.4f}" for a, o in result.outcomes.items()) if ok.any() else "-"
+        log.info("%s: error %.4f; success rates on correctly classified images: %s", split, result.losses.mean(), rates)
+    return frames
+
+
 def per_image_frame(result: TranslationAttackResult) -> pd.DataFrame:
     """Per-image table: index (in the CIFAR-10 set), label, loss, forward passes, and per AEG
     ``<a>_adv_loss``, ``<a>_density``, ``<a>_n``, ``<a>_v_row``, ``<a>_v_col``."""
@@ -454,3 +522,33 @@ def pvalue_markdown(pvalues: pd.DataFrame, summary: pd.DataFrame) -> str:
         title="Summary and the N-model test over all models (Sec. 3.3 (ii))",
     )
     return text
+
+
+def read_per_image(paths: Sequence[str | Path]) -> dict[tuple[str, str], pd.DataFrame]:
+    """The per-image tables ``per_image/<model>_<set>.csv`` of the attack rule, keyed (model, set)."""
+    frames = {}
+    for path in paths:
+        model, split = Path(path).stem.rsplit("_", 1)
+        frames[model, split] = pd.read_csv(path)
+    return frames
+
+
+def summary_tables(
+    frames: Mapping[tuple[str, str], pd.DataFrame], cfg: Mapping, log: logging.Logger | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(:func:`pvalue_table`, :func:`n_model_table`, :func:`rejection_summary`) of the per-image
+    tables with ``adversarial_cifar10`` settings ``cfg`` (``seed``, ``sample_sizes``,
+    ``confidence_delta``, ``alpha``); one log line per set, AEG and sample size."""
+    log = log or logging.getLogger("holdout")
+    seed, sizes = int(cfg["seed"]), [int(s) for s in cfg["sample_sizes"]]
+    with timed(log, "pairwise and N-model tests"):
+        pvalues = pvalue_table(frames, sizes, seed=seed, confidence_delta=float(cfg["confidence_delta"]))
+        n_model = n_model_table(frames, sizes, seed=seed)
+        summary = rejection_summary(pvalues, n_model, alpha=float(cfg["alpha"]))
+    for _, r in summary.iterrows():
+        log.info(
+            "%s %s m=%d: %d/%d models rejected at %g (median p %.3g); N-model test p = %.3g (ln p = %.1f)",
+            *(r["set"], r["aeg"], r["sample_size"], r["rejected"], r["n_models"], r["alpha"]),
+            *(r["median_p_value"], r["n_model_p_value"], r["n_model_log_p_value"]),
+        )
+    return pvalues, n_model, summary

@@ -39,6 +39,7 @@ from holdout.adversarial.translation import (
     concatenate_results,
     translation_attacks,
 )
+from holdout.runlog import timed
 
 if TYPE_CHECKING:  # torch is imported by the functions that run models: the tables
     import torch  # (figure5_table, summary_table) serve torch-free environments
@@ -47,6 +48,7 @@ __all__ = [
     "IMAGENET_MEAN",
     "IMAGENET_STD",
     "attack_range",
+    "attack_split",
     "build_model",
     "canvas_transform",
     "describe_result",
@@ -247,6 +249,51 @@ def run_study(
     if not parts:
         raise ValueError("no images to attack")
     return concatenate_results(parts)
+
+
+def attack_split(
+    model_name: str,
+    folder: str | Path,
+    split: str,
+    cfg: Mapping[str, Any],
+    sample_size: int | None,
+    device: torch.device,
+    log: logging.Logger | None = None,
+) -> pd.DataFrame:
+    """The per-image table (:func:`result_frame`) of torchvision model ``model_name`` on the
+    ImageNet ``split`` in ``folder``: a seeded sample of ``sample_size`` images
+    (:func:`sample_indices`), the translation attacks of ``cfg`` (``adversarial_imagenet``:
+    window, eps, norm, attacks, seed, weights, resize, batch/chunk sizes) by :func:`run_study`."""
+    log = log or logging.getLogger("holdout")
+    pretrained = cfg["weights"] != "random"
+    dataset = image_folder(folder, int(cfg["resize"]), key=f"adversarial_imagenet.{split}_dir", pretrained=pretrained)
+    indices = sample_indices(len(dataset), sample_size, int(cfg["seed"]))
+    log.info(
+        "%s on %s (%s): %d of %d images, %d classes, device %s, eps=%g (%s-norm), window %d on a %d canvas",
+        *(model_name, split, folder, len(indices), len(dataset), len(dataset.classes), device),
+        *(cfg["eps"], cfg["norm"], cfg["window"], cfg["resize"]),
+    )
+    with timed(log, f"build {model_name} ({cfg['weights']})"):
+        model = build_model(model_name, cfg["weights"], int(cfg["seed"]))
+    with timed(log, f"attacks on {len(indices)} images"):
+        result = run_study(
+            model,
+            dataset,
+            indices,
+            window=int(cfg["window"]),
+            eps=float(cfg["eps"]),
+            norm=cfg["norm"],
+            attacks=list(cfg["attacks"]),
+            seed=int(cfg["seed"]),
+            batch_size=int(cfg["batch_size"]),
+            chunk_size=int(cfg["chunk_size"]),
+            num_workers=int(cfg["num_workers"]),
+            device=device,
+            log=log,
+        )
+    frame = result_frame(result, image_paths(dataset, folder, result.indices))
+    log.info("%s", describe_result(result))
+    return frame
 
 
 def result_frame(result: TranslationAttackResult, paths: Sequence[str]) -> pd.DataFrame:

@@ -27,6 +27,7 @@ __all__ = [
     "FIGURE4_COLUMNS",
     "PAPER_EPS6_MEAN_P",
     "CaseRuns",
+    "evaluate_case",
     "paper_comparison",
     "synthetic_figure_tables",
     "train_case",
@@ -237,3 +238,37 @@ def train_case(cfg: Mapping[str, Any], case: str, threads: int, log: logging.Log
     risk = syn.true_risk(spec, models.w, models.b)
     test_error = ((y_test[None, :] * (models.w @ x_test.T + models.b[:, None])) <= 0).mean(axis=1)
     return CaseRuns(case, x_test, y_test, test_seed, list(run_seeds), models, risk, test_error)
+
+
+def evaluate_case(
+    cfg: Mapping[str, Any], case: str, test_set: str | Path, models: str | Path, log: logging.Logger
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Attack every run of ``case`` at every eps of the grid and run the pairwise and N-model tests
+    (Sec. 3-4, Appendix A.3; :func:`holdout.adversarial.synthetic.evaluate_grid`) on the files of
+    :meth:`CaseRuns.save`. Returns (per run, per N-model group), each with a leading ``case`` column."""
+    spec = syn.mixture_from_config(dict(cfg))
+    grid = syn.eps_grid(dict(cfg))
+    test, runs = np.load(test_set), np.load(models)
+    log.info(
+        "case %s: %d models, %d test points, %d eps values, U = %g",
+        *(case, runs["w"].shape[0], test["y"].size, grid.size, float(cfg["U"])),
+    )
+    per_run, groups = syn.evaluate_grid(
+        spec,
+        test["x"],
+        test["y"],
+        runs["w"],
+        runs["b"],
+        grid,
+        [int(n) for n in cfg["n_models"]],
+        float(cfg["U"]),
+        progress=lambda eps: log.info("eps = %g done", eps),
+    )
+    per_run.insert(0, "case", case)
+    groups.insert(0, "case", case)
+    for eps, d in per_run.groupby("eps"):
+        log.info(
+            "eps %8.4g: mean p %.3f, R_S %.4f, R_g %.4f",
+            *(eps, d.p_value.mean(), d.test_error.mean(), d.adversarial_risk.mean()),
+        )
+    return per_run, groups

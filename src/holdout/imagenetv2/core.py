@@ -9,6 +9,7 @@ top-5); top-5 from the testbed's raw (n, 5) top-5 arrays. Intervals are exact Cl
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -19,6 +20,8 @@ import pandas as pd
 from holdout.audit.core import align_models, bounds_lens, similarity_lens
 from holdout.cifar10_1.recht import clopper_pearson, delta_rank, fit_band, linear_fit
 from holdout.predictions import Predictions
+from holdout.runlog import timed
+from holdout.tables import markdown_table
 
 __all__ = [
     "PAPER_TOP1_DROP",
@@ -27,6 +30,7 @@ __all__ = [
     "fit_lines",
     "fit_table",
     "imagenetv2_table",
+    "imagenetv2_tables",
     "paper_check",
     "similarity_table",
     "top5_correct",
@@ -285,3 +289,43 @@ def paper_check_markdown(check: pd.DataFrame) -> str:
         title=f"Recht et al. (2019): top-1 drops of {lo:g}% to {hi:g}% on MatchedFrequency",
         notes=["Drops in percentage points (original minus new top-1 accuracy)."],
     )
+
+
+def imagenetv2_tables(
+    original: Predictions,
+    new: Predictions,
+    top5_original: Sequence[str | Path],
+    top5_new: Sequence[str | Path],
+    non_convolutional: Sequence[str],
+    alpha: float = 0.05,
+    eps: float = 0.01,
+    delta: float = 0.05,
+    log: logging.Logger | None = None,
+) -> dict[str, tuple[pd.DataFrame, str]]:
+    """Every table of the study with its Markdown, keyed ``accuracies``, ``fit``, ``check``,
+    ``similarity``: :func:`imagenetv2_table` (``new`` restricted to ``original``'s models, top-5
+    from the testbed's arrays), :func:`fit_table`, :func:`paper_check` (logged against the
+    paper's 11-14 point drop) and :func:`similarity_table` on both sets."""
+    log = log or logging.getLogger("holdout")
+    with timed(log, "top-5 from the testbed arrays"):
+        new = new.subset(list(original.model_names))
+        top5_o, top5_n = top5_correct(top5_original, original.labels), top5_correct(top5_new, new.labels)
+    with timed(log, "accuracy table, fits, paper check"):
+        table = imagenetv2_table(original, new, top5_o, top5_n, non_convolutional, alpha)
+        fits, check = fit_table(table), paper_check(table)
+    with timed(log, "similarity lens on both sets"):
+        sim = similarity_table({original.test_set: original, new.test_set: new}, non_convolutional, eps, delta)
+    for row in check.to_dict("records"):
+        log.info(
+            "%s: mean top-1 drop %.2f (range %.2f to %.2f; paper 11-14)",
+            *(row["models"], row["mean_gap_top1"], row["min_gap_top1"], row["max_gap_top1"]),
+        )
+    return {
+        "accuracies": (table, accuracies_markdown(table)),
+        "fit": (fits, fits_markdown(fits)),
+        "check": (check, paper_check_markdown(check)),
+        "similarity": (
+            sim,
+            markdown_table(sim.round(3), title="Mania et al. lens on ImageNet and ImageNetV2 (percent)"),
+        ),
+    }

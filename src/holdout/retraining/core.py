@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +22,12 @@ import pandas as pd
 
 from holdout.cifar10_1.recht import clopper_pearson
 from holdout.predictions import Predictions
+from holdout.tables import markdown_table
 
 __all__ = [
     "PAPER_SEC55",
     "PAPER_TABLE2",
+    "RunArrays",
     "RunData",
     "accuracy_row",
     "balanced_draw",
@@ -34,8 +37,12 @@ __all__ = [
     "cv_splits_frame",
     "half_split",
     "hard_images",
+    "load_run_sources",
     "read_cv_splits",
+    "run_arrays",
     "run_data",
+    "sec55_from_predictions",
+    "sec55_markdown",
     "sec55_table",
     "table2",
     "table2_markdown",
@@ -257,6 +264,28 @@ def sec55_table(results: pd.DataFrame, held_out: Mapping[str, np.ndarray], alpha
     return pd.DataFrame(rows)
 
 
+def sec55_from_predictions(
+    preds: Sequence[Predictions], runs: Sequence[str], v4_labels: np.ndarray, n_half: int, alpha: float = 0.05
+) -> pd.DataFrame:
+    """:func:`sec55_table` from one single-model predictions file per run (``half<seed>`` or
+    ``standard``, all on CIFAR-10.1 v4): each draw's held-out half is the complement of
+    :func:`half_split` of ``v4_labels`` with that seed."""
+    labels = np.asarray(v4_labels).astype(np.int64)
+    rows = [{"run": run, "correct_mask": p.predictions[0] == p.labels} for p, run in zip(preds, runs)]
+    held = {run: ~half_split(labels, int(n_half), int(run[4:])) for run in runs if run != "standard"}
+    return sec55_table(pd.DataFrame(rows), held, alpha)
+
+
+def sec55_markdown(t: pd.DataFrame, notes: Sequence[str] = ()) -> str:
+    """Markdown of :func:`sec55_table` (accuracy and 95% interval in percent) with the paper's values."""
+    interval = [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(t.ci_low, t.ci_high)]
+    shown = t.assign(accuracy=t.accuracy.map("{:.2f}".format), interval=interval)
+    paper = "Paper (Recht et al. 2018, Sec. 5.5): " + ", ".join(f"{k} {v}%" for k, v in PAPER_SEC55.items())
+    headers = {"draw": "Draw", "training": "Training data", "correct": "Correct", "n": "n"}
+    headers |= {"accuracy": "Accuracy (%)", "interval": "95% CI"}
+    return markdown_table(shown, headers, notes=[*notes, paper])
+
+
 def class_balanced_subset(labels: Sequence[int] | np.ndarray, per_class: int, seed: int) -> np.ndarray:
     """Sorted indices of ``per_class`` random examples of every class (all of a class with fewer)."""
     y = _labels(labels, "class_balanced_subset")
@@ -303,3 +332,64 @@ def run_data(
             (("train", np.arange(n_train)), ("v4", extra)), ("v4", np.arange(len(v4_labels))), "cifar10_1_v4"
         )
     raise ValueError(f"unknown retraining run {run!r} (split<k>, standard or half<seed>)")
+
+
+Sources = Mapping[str, tuple[np.ndarray, np.ndarray]]
+
+
+def load_run_sources(
+    arrays: str | Path, v4_images: str | Path | None = None, v4_labels: str | Path | None = None
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The (images N x H x W x C uint8, labels) sources of :class:`RunData`: CIFAR-10 ``train`` and
+    ``test`` from the ``arrays`` NPZ, and ``v4`` (CIFAR-10.1 v4 ``.npy`` files) when given."""
+    with np.load(arrays) as z:
+        sources = {
+            "train": (z["train_images"], z["train_labels"]),
+            "test": (z["test_images"], z["test_labels"]),
+        }
+    if v4_images is not None and v4_labels is not None:
+        sources["v4"] = (np.load(v4_images), np.load(v4_labels).astype(np.int64))
+    return sources
+
+
+@dataclass(frozen=True)
+class RunArrays:
+    """A run's training and test images (N x C x H x W uint8, contiguous) and labels."""
+
+    x: np.ndarray
+    y: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+
+
+def _nchw(images: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2))
+
+
+def run_arrays(
+    data: RunData,
+    sources: Sources,
+    train_per_class: int | None = None,
+    seed: int = 0,
+    log: logging.Logger | None = None,
+) -> RunArrays:
+    """Gather ``data``'s images from ``sources`` (:func:`load_run_sources`).
+
+    The CIFAR-10 parts are concatenated in order and, with ``train_per_class`` (CPU-sized
+    runs), cut to that many images per class (:func:`class_balanced_subset` with ``seed``);
+    the CIFAR-10.1 v4 images of a ``half<seed>`` run are appended after them, all of them.
+    """
+    log = log or logging.getLogger("holdout")
+    cifar = [(s, i) for s, i in data.train if s != "v4"]
+    x = np.concatenate([sources[s][0][i] for s, i in cifar])
+    y = np.concatenate([sources[s][1][i] for s, i in cifar])
+    if train_per_class is not None:
+        keep = class_balanced_subset(y, int(train_per_class), int(seed))
+        x, y = x[keep], y[keep]
+        log.info("CPU-sized run: %d CIFAR-10 images per class (train_per_class)", int(train_per_class))
+    extra = [(sources[s][0][i], sources[s][1][i]) for s, i in data.train if s == "v4"]
+    if extra:
+        x, y = np.concatenate([x, *[e[0] for e in extra]]), np.concatenate([y, *[e[1] for e in extra]])
+        log.info("added %d CIFAR-10.1 v4 images", sum(len(e[1]) for e in extra))
+    src, idx = data.evaluate
+    return RunArrays(_nchw(x), y, _nchw(sources[src][0][idx]), sources[src][1][idx])

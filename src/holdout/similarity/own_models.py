@@ -17,17 +17,22 @@ Pure functions over :class:`holdout.predictions.Predictions`; no torch.
 
 from __future__ import annotations
 
+import logging
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from holdout.bounds.core import union_bound_k
+from holdout.bounds.study import fmt_gain
 from holdout.bounds.study import table1 as bounds_table1
-from holdout.cifar10_1.recht import LinearFit, accuracy_table, linear_fit, table1
+from holdout.cifar10_1.recht import LinearFit, accuracy_table, fit_band, linear_fit, table1
 from holdout.predictions import Predictions
+from holdout.runlog import timed
 from holdout.similarity.core import (
     covering_numbers,
     independent_similarity,
@@ -36,15 +41,22 @@ from holdout.similarity.core import (
     summarize_similarity,
     upper_pairs,
 )
+from holdout.tables import markdown_table
 
 __all__ = [
     "Figure3",
     "checkpoint_table",
+    "eta_grid",
     "figure3",
     "filter_by_accuracy",
     "final_checkpoints",
     "recht_comparison",
+    "recht_figure2_frames",
+    "search_recht",
     "split_checkpoint_name",
+    "search_figure3",
+    "search_table1",
+    "search_table1_markdown",
     "table1_gains",
     "table1_rows",
     "table1_subsets",
@@ -163,6 +175,33 @@ def figure3(preds: Predictions, min_accuracy: float, etas: Sequence[float]) -> F
     return Figure3(pairs=pairs, covering=covering, summary=summary)
 
 
+def eta_grid(eta: Mapping[str, Any]) -> np.ndarray:
+    """The etas of Figure 3 (right) from ``search_analysis.eta`` (``min``, ``max``, ``num``), rounded to 1e-10."""
+    if eta["min"] > eta["max"]:
+        raise ValueError(f"config search_analysis.eta: min={eta['min']} is above max={eta['max']}")
+    return np.round(np.linspace(eta["min"], eta["max"], eta["num"]), 10)
+
+
+def search_figure3(
+    preds: Predictions, min_accuracy: float, etas: Sequence[float], log: logging.Logger | None = None
+) -> Figure3:
+    """:func:`figure3` of our search's checkpoints, timed and summarised in ``log`` (paper: 1,235 of 3,200 kept)."""
+    log = log or logging.getLogger("holdout")
+    with timed(log, f"similarities of {preds.num_models} checkpoints and {len(etas)} covering numbers"):
+        f3 = figure3(preds, min_accuracy, etas)
+    s = f3.summary
+    log.info(
+        "%d of %d checkpoints (%d models) have accuracy >= %g (paper: 1,235 of 3,200); best %.4f",
+        *(s["num_kept"], s["num_checkpoints"], s["num_models"], min_accuracy, s["best_accuracy"]),
+    )
+    log.info(
+        "mean similarity %.4f vs independent errors %.4f; %.1f%% of %d pairs above independent",
+        *(s["mean_similarity"], s["mean_independent_similarity"]),
+        *(100 * s["fraction_pairs_above_independent"], s["num_pairs"]),  # type: ignore[operator]
+    )
+    return f3
+
+
 def table1_subsets(num_checkpoints: int, n_random: int = 20, n_top: int = 20, seed: int = 0) -> list[dict]:
     """Subset specs of the Table-1-style rows: all, ``n_random`` random, ``n_top`` highest scoring.
 
@@ -275,3 +314,121 @@ def recht_comparison(
         )
     t1 = table1(accuracy_table(original.subset(names), alpha), accuracy_table(new.subset(names), alpha))
     return t1, linear_fit(t1["orig_accuracy"], t1["new_accuracy"])
+
+
+_SEARCH_TABLE1_HEADERS = {
+    "name": "Checkpoints",
+    "k": "K",
+    "n": "n",
+    "acc": "Mean accuracy",
+    "sim": "Mean similarity",
+    "ind": "Independent",
+    "ub": "k UB",
+    "sb": "SB",
+    "nbb": "NBB",
+}
+
+
+def _fmt_k(v: float) -> str:
+    return "n/a" if isinstance(v, float) and math.isnan(v) else f"{int(v):,}"
+
+
+def search_table1_markdown(
+    df: pd.DataFrame, test_set: str, num_kept: int, num_checkpoints: int, min_accuracy: float, cfg: Mapping[str, Any]
+) -> str:
+    """Markdown of :func:`table1_gains` rows for our search, with notes and the paper's values.
+
+    ``cfg`` is ``search_analysis.table1`` (``eps``, ``delta``, ``seed``). The notes quote Mania
+    et al. (2019) Table 1 (DARTS, n = 10,000) for comparison.
+    """
+    pct = lambda col: [f"{100 * v:.1f}%" for v in df[col]]  # noqa: E731
+    shown = pd.DataFrame(
+        {
+            "name": df["name"],
+            "k": df["num_models"],
+            "n": [f"{v:,}" for v in df["n"]],
+            "acc": pct("mean_accuracy"),
+            "sim": pct("mean_similarity"),
+            "ind": pct("independent_similarity"),
+            "ub": [_fmt_k(v) for v in df["union_k"]],
+            "sb": [fmt_gain(v) for v in df["sb_gain"]],
+            "nbb": [fmt_gain(v) for v in df["nbb_gain"]],
+        }
+    )
+    notes = [
+        (
+            f"Our search on {test_set}: {num_kept} of {num_checkpoints} checkpoints with accuracy >= "
+            f"{min_accuracy:g}; 'highest scoring' = highest accuracy on this test set, 'random' drawn with "
+            f"seed {cfg['seed']}."
+        ),
+        (
+            f"eps = {cfg['eps']}, delta = {cfg['delta']}; n = the test set size unless search_analysis.table1.n is "
+            "set. SB, NBB: testable models by the similarity bound (3)+(8) and the naive Bayes bound over those by "
+            "the union bound (k UB). Independent: mu^2 + (1 - mu)^2 at the mean error mu; below it the similarity "
+            "bounds do not apply (–)."
+        ),
+        (
+            "Paper (Mania et al. 2019, Table 1, DARTS, n = 10,000): 20 Random 96.8% / 97.5%: SB 9.9x, NBB 1.6e4x; "
+            "20 Highest Scoring 96.9% / 97.6%: SB 12x, NBB 3.4e4x."
+        ),
+    ]
+    align = {c: "r" for c in _SEARCH_TABLE1_HEADERS if c != "name"}
+    return markdown_table(shown, _SEARCH_TABLE1_HEADERS, align=align, notes=notes)
+
+
+def search_table1(
+    preds: Predictions,
+    min_accuracy: float,
+    cfg: Mapping[str, Any],
+    threads: int = 1,
+    log: logging.Logger | None = None,
+) -> tuple[pd.DataFrame, str]:
+    """Mania et al. (2019) Table-1-style rows of our search: the frame and its Markdown.
+
+    Keeps checkpoints with accuracy >= ``min_accuracy`` (:func:`filter_by_accuracy`), takes the
+    subsets of :func:`table1_subsets` (``cfg``: ``n_random``, ``n_top``, ``seed``, ``n``) and
+    their gains (:func:`table1_gains` at ``eps``, ``delta``, ``form``); logs each row.
+    """
+    log = log or logging.getLogger("holdout")
+    kept = filter_by_accuracy(preds, min_accuracy)
+    log.info("%d of %d checkpoints have accuracy >= %g", kept.num_models, preds.num_models, min_accuracy)
+    with timed(log, "subsets and mean similarities"):
+        specs = table1_subsets(kept.num_models, cfg["n_random"], cfg["n_top"], cfg["seed"])
+        rows = table1_rows(kept, specs, n=cfg["n"])
+    with timed(log, f"testable models at eps={cfg['eps']}, delta={cfg['delta']}"):
+        df = table1_gains(rows, cfg["eps"], cfg["delta"], cfg["form"], threads=threads)
+    for r in df.itertuples():
+        log.info(
+            "%s: %d checkpoints, accuracy %.4f, similarity %.4f (independent %.4f), k_UB %d, SB %s, NBB %s",
+            *(r.name, r.num_models, r.mean_accuracy, r.mean_similarity, r.independent_similarity, r.union_k),
+            *(fmt_gain(r.sb_gain), fmt_gain(r.nbb_gain)),
+        )
+    md = search_table1_markdown(df, preds.test_set, kept.num_models, preds.num_models, min_accuracy, cfg)
+    return df, md
+
+
+_FIGURE2_POINTS = ["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low", "new_ci_high"]
+
+
+def recht_figure2_frames(t1: pd.DataFrame, fit: LinearFit, band_level: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The points (accuracies with intervals) and the line (fit, ``band_level`` band, y = x on 201
+    x from 1 below the lowest interval to 100) of Recht et al. (2018) Figure 2 for :func:`recht_comparison`."""
+    x = np.linspace(t1.orig_ci_low.min() - 1, 100, 201)
+    y, lo, hi = fit_band(fit, x, band_level)
+    return t1[_FIGURE2_POINTS], pd.DataFrame({"x": x, "fit": y, "band_low": lo, "band_high": hi, "y_equals_x": x})
+
+
+def search_recht(
+    original: Predictions, new: Predictions, cfg: Mapping[str, Any], log: logging.Logger | None = None
+) -> tuple[pd.DataFrame, LinearFit, pd.DataFrame, pd.DataFrame]:
+    """:func:`recht_comparison` and :func:`recht_figure2_frames` with ``search_analysis.recht``
+    (``alpha``, ``checkpoints``, ``min_accuracy``, ``fit_band_level``): (Table 1, fit, points, line)."""
+    log = log or logging.getLogger("holdout")
+    with timed(log, f"Table 1 and Eq. (3), {new.test_set}"):
+        t1, fit = recht_comparison(original, new, cfg["alpha"], cfg["checkpoints"], cfg["min_accuracy"])
+    points, line = recht_figure2_frames(t1, fit, cfg["fit_band_level"])
+    log.info(
+        "%d checkpoints; acc_new = (%.3f +- %.3f) acc_orig + (%.2f +- %.2f)%% (published models: 1.62, -65.51)",
+        *(len(t1), fit.slope, fit.slope_se, fit.intercept, fit.intercept_se),
+    )
+    return t1, fit, points, line

@@ -19,11 +19,18 @@ from typing import Any
 import numpy as np
 import torch
 
-from holdout.predictions import Predictions
+from holdout.predictions import Predictions, save_predictions
 from holdout.training.augment import center_window
 from holdout.training.loop import load_checkpoint, predict, select_device
 
-__all__ = ["checkpoint_name", "gather_predictions", "predict_checkpoints", "prepare_images"]
+__all__ = [
+    "checkpoint_name",
+    "gather_predictions",
+    "load_test_sets",
+    "predict_checkpoints",
+    "prepare_images",
+    "save_per_test_set",
+]
 
 
 def checkpoint_name(model: str, epoch: int) -> str:
@@ -141,3 +148,55 @@ def gather_predictions(parts: Sequence[Predictions], test_set: str) -> Predictio
         scores=scores,
         source=test_set,
     )
+
+
+def load_test_sets(
+    arrays: str | Path,
+    train_subset_path: str | Path,
+    *,
+    study: str,
+    subset_size: int,
+    subset_seed: int,
+    test_sets: Sequence[str] = (),
+    files: Mapping[str, str | Path] | None = None,
+    missing_cifar10_1: Sequence[str] = (),
+    log: logging.Logger | None = None,
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The test sets of a trained study's models, as (uint8 N x C x H x W, labels) by name.
+
+    ``cifar10_test``; ``cifar10_train_subset``: for ``study == "seeds"`` exactly the images every
+    seed model was trained on (``train_subset_path``), otherwise a seeded subset (``subset_size``,
+    ``subset_seed``, :func:`holdout.training.seeds.train_subset`) of the images the search trained
+    on; each ``cifar10_1_<v>`` in ``test_sets`` from ``files["images_<v>"]`` (N x H x W x C) and
+    ``files["labels_<v>"]`` (the rule's ``.npy`` inputs).
+    ``missing_cifar10_1`` (versions whose images this config cannot have) is logged.
+    """
+    from holdout.training.seeds import train_subset
+
+    log = log or logging.getLogger("holdout")
+    if missing_cifar10_1:
+        log.info(
+            "CIFAR-10.1 %s: images not available under this config (not in the data mirror or no checksum): "
+            "those test sets are left out",
+            ", ".join(missing_cifar10_1),
+        )
+    with np.load(arrays) as z:
+        sets = {"cifar10_test": (z["test_images"], z["test_labels"])}
+        idx = np.load(train_subset_path)
+        if study != "seeds":
+            idx = idx[train_subset(len(idx), min(int(subset_size), len(idx)), int(subset_seed))]
+        sets["cifar10_train_subset"] = (z["train_images"][idx], z["train_labels"][idx])
+    for name in test_sets:
+        if name.startswith("cifar10_1_"):
+            v = name.removeprefix("cifar10_1_")
+            x = np.load(files[f"images_{v}"])  # type: ignore[index]
+            sets[name] = (np.ascontiguousarray(x.transpose(0, 3, 1, 2)), np.load(files[f"labels_{v}"]))  # type: ignore[index]
+    for name, (x, y) in sets.items():
+        log.info("%s: %d images %s", name, len(y), x.shape)
+    return sets
+
+
+def save_per_test_set(paths: Sequence[str | Path], preds: Mapping[str, Predictions]) -> None:
+    """Save each ``<dir>/<test_set>.npz`` in ``paths`` from ``preds[test_set]``."""
+    for path in paths:
+        save_predictions(path, preds[Path(path).name.removesuffix(".npz")])

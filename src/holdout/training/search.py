@@ -33,19 +33,23 @@ Readings of the table (stated in README `search` as well):
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from holdout.training.augment import AugmentConfig
+from holdout.training.jobs import TrainJob
 from holdout.training.loop import TrainConfig
 from holdout.training.models import ResNetPreactConfig
 
 __all__ = [
+    "search_job",
     "CONDITIONS",
     "DISCRETE",
     "INTERVALS",
@@ -330,3 +334,37 @@ def row_to_record(row: Mapping[str, Any]) -> dict[str, Any]:
             out[k] = str(v)
     json.dumps(out)  # fail here, not in the caller, if something is not serialisable
     return out
+
+
+def search_job(configs: str | Path, model: str, cfg: Mapping[str, Any], log: logging.Logger | None = None) -> TrainJob:
+    """The :class:`holdout.training.jobs.TrainJob` of search model ``model`` (``m<index>``).
+
+    Reads its Table 2 row from the sampled ``configs`` CSV, scales it with the
+    ``search:`` config ``cfg`` (:class:`SearchScale`, :func:`row_to_configs`) and derives its
+    seed from ``cfg["seed"]`` and the model index (``numpy.random.SeedSequence``).
+    """
+    log = log or logging.getLogger("holdout")
+    table = pd.read_csv(configs)
+    rows = table[table["model"] == model]
+    if len(rows) != 1:
+        raise ValueError(f"{configs}: no row for model {model}")
+    record = row_to_record(rows.iloc[0].to_dict())
+    scale = SearchScale(
+        depth=int(cfg["depth"]),
+        depth_bottleneck=cfg["depth_bottleneck"],
+        max_base_channels=cfg["max_base_channels"],
+        epochs=int(cfg["epochs"]),
+        reference_epochs=int(cfg["reference_epochs"]),
+    )
+    model_cfg, train_cfg = row_to_configs(record, scale)
+    seed = int(np.random.SeedSequence([int(cfg["seed"]), int(model[1:])]).generate_state(1)[0])
+    log.info("%s: %s", model, json.dumps(record))
+    log.info("model %s; training %s; seed %d", model_cfg, train_cfg, seed)
+    return TrainJob(
+        name=model,
+        model_config=model_cfg,
+        train_config=train_cfg,
+        seed=seed,
+        metadata={"model_name": model, "table2": record},
+        record={"model": model, "table2": record, "scale": asdict(scale), "seed": seed},
+    )

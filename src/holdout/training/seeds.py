@@ -15,17 +15,28 @@ subset from its seed; the workflow writes them to ``results/seeds/recipe.json`` 
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from holdout.training.augment import AugmentConfig
+from holdout.training.jobs import TrainJob
 from holdout.training.loop import TrainConfig
 from holdout.training.models import ResNetPreactConfig
 
-__all__ = ["SeedsRecipe", "recipe_from_config", "seed_model_name", "train_subset", "window_test_time"]
+__all__ = [
+    "SeedsRecipe",
+    "recipe_from_config",
+    "seed_model_name",
+    "seeds_job",
+    "train_subset",
+    "window_test_time",
+]
 
 
 def seed_model_name(seed: int) -> str:
@@ -119,3 +130,29 @@ def window_test_time(augment: AugmentConfig, num_classes: int, image_size: int =
         "window": w,
         "num_classes": int(num_classes),
     }
+
+
+def seeds_job(recipe: str | Path, model: str, image_size: int = 32, log: logging.Logger | None = None) -> TrainJob:
+    """The :class:`holdout.training.jobs.TrainJob` of ``model`` (``seed<k>``) from ``recipe.json``.
+
+    The seed must be one of the recipe's; the checkpoints carry the recipe's test-time
+    window (:func:`window_test_time` for ``image_size`` x ``image_size`` images).
+    """
+    log = log or logging.getLogger("holdout")
+    seed = int(model.removeprefix("seed"))
+    with open(recipe) as fh:
+        r = json.load(fh)
+    if seed not in r["seeds"]:
+        raise ValueError(f"{recipe}: seed {seed} is not one of the recipe's seeds")
+    model_cfg = ResNetPreactConfig.from_dict(r["model"])
+    train_cfg = TrainConfig.from_dict(r["train"])
+    log.info("%s: model %s; training %s", model, model_cfg, train_cfg)
+    test_time = window_test_time(train_cfg.augment, model_cfg.num_classes, image_size)
+    return TrainJob(
+        name=model,
+        model_config=model_cfg,
+        train_config=train_cfg,
+        seed=seed,
+        metadata={"model_name": model, "test_time": test_time},
+        record={"model": model, "seed": seed, "window": r["window"]},
+    )

@@ -1,0 +1,140 @@
+"""One training job of a workflow rule: the block the search and seeds studies share.
+
+A job (:class:`TrainJob`) is what a study's configuration resolves to for one model: the
+model and training configs, the seed, the metadata stored with the checkpoints and the
+``config.json`` record written beside them. :func:`train_job` holds a GPU slot
+(:func:`holdout.training.gpu.gpu_slot`), picks the device, trains
+(:func:`holdout.training.loop.train`), logs the final epoch and moves the per-epoch log to
+the rule's output. Imported by the workflow scripts only (not by ``holdout.training``), so
+that ``python -m holdout.training.gpu`` keeps loading its module once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from holdout.predictions import Predictions
+from holdout.runlog import timed
+from holdout.training.gpu import gpu_slot
+from holdout.training.inference import predict_checkpoints
+from holdout.training.loop import LOG_NAME, TrainConfig, TrainResult, train
+
+__all__ = ["TrainJob", "load_train_subset", "predict_job", "train_job", "write_json"]
+
+
+@dataclass(frozen=True)
+class TrainJob:
+    """One model to train: configs, seed, checkpoint metadata and the ``config.json`` record."""
+
+    name: str
+    model_config: Any
+    train_config: TrainConfig
+    seed: int
+    metadata: dict[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
+
+    def config_json(self, train_subset_size: int) -> dict[str, Any]:
+        """The job's ``config.json``: its record, the training subset size and both configs."""
+        return {
+            **self.record,
+            "train_subset_size": int(train_subset_size),
+            "model_config": self.model_config.to_dict(),
+            "train_config": self.train_config.to_dict(),
+        }
+
+
+def load_train_subset(arrays: str | Path, subset: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    """CIFAR-10 training images and labels at the indices in the ``.npy`` file ``subset``."""
+    idx = np.load(subset)
+    with np.load(arrays) as z:
+        return z["train_images"][idx], z["train_labels"][idx]
+
+
+def write_json(path: str | Path, obj: Any) -> None:
+    """Write ``obj`` as indented JSON (the workflow's ``config.json`` / summary files)."""
+    with open(path, "w") as fh:
+        json.dump(obj, fh, indent=2)
+
+
+def train_job(
+    job: TrainJob,
+    images: np.ndarray,
+    labels: np.ndarray,
+    *,
+    out_dir: str | Path,
+    log_out: str | Path,
+    state_dir: str | Path,
+    num_checkpoints: int,
+    device: str = "auto",
+    jobs_per_gpu: int | None = None,
+    threads: int | None = None,
+    log: logging.Logger | None = None,
+) -> TrainResult:
+    """Train ``job`` on ``images``/``labels`` inside a GPU slot; move the epoch log to ``log_out``.
+
+    ``device="auto"`` takes the slot's device (a free GPU, else the CPU); any other value is
+    used as given. Logs the final train loss, accuracy and wall time of the run.
+    """
+    log = log or logging.getLogger("holdout")
+    with gpu_slot(log=log, jobs_per_gpu=jobs_per_gpu) as slot:
+        dev = slot.device if device == "auto" else device
+        epochs = job.train_config.epochs
+        with timed(log, f"train {job.name} on {len(labels)} images, {epochs} epochs, device {dev}"):
+            res = train(
+                job.model_config,
+                job.train_config,
+                images,
+                labels,
+                out_dir=out_dir,
+                state_dir=state_dir,
+                seed=job.seed,
+                num_checkpoints=num_checkpoints,
+                device=dev,
+                threads=threads,
+                log=log,
+                extra_metadata=job.metadata,
+            )
+    last = res.history[-1]
+    log.info(
+        "%s done: final train loss %.4f, train accuracy %.4f, %.0f s",
+        *(job.name, last["train_loss"], last["train_accuracy"], last["wall_time_s"]),
+    )
+    os.replace(Path(out_dir) / LOG_NAME, log_out)
+    return res
+
+
+def predict_job(
+    model: str,
+    checkpoints: Sequence[str | Path],
+    sets: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    *,
+    config: Mapping[str, Any],
+    batch_size: int,
+    device: str = "auto",
+    jobs_per_gpu: int | None = None,
+    threads: int = 1,
+    log: logging.Logger | None = None,
+) -> dict[str, Predictions]:
+    """Every checkpoint of ``model`` on every test set inside a GPU slot (:func:`predict_checkpoints`).
+
+    ``device="auto"`` takes the slot's device; ``config`` (the model's ``config.json``) goes
+    into the predictions' metadata.
+    """
+    import torch
+
+    log = log or logging.getLogger("holdout")
+    with gpu_slot(log=log, jobs_per_gpu=jobs_per_gpu) as slot:
+        dev = slot.device if device == "auto" else device
+        torch.set_num_threads(threads)
+        with timed(log, f"{len(checkpoints)} checkpoints x {len(sets)} test sets on {dev}"):
+            return predict_checkpoints(
+                model, checkpoints, sets, config=config, batch_size=batch_size, device=dev, log=log
+            )
