@@ -4,6 +4,7 @@ seeds study's layout (trained here on windows of real CIFAR-10 images), a few im
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -23,8 +24,20 @@ ONLY = ["--allowed-rules", "adversarial_cifar10_attacks", "adversarial_cifar10_s
 W = 20
 
 
+def _offline_data() -> dict:
+    """offline.yaml's data section with the mirror made absolute (these runs work in a temporary
+    folder, where the relative ``../shared/data`` does not exist; a configfile's ``data:`` replaces
+    the whole section, so the checksums come along)."""
+    repo = Path(__file__).resolve().parents[2]
+    data = yaml.safe_load((repo / "config/offline.yaml").read_text())["data"]
+    mirror = Path(os.environ.get("HOLDOUT_SHARED_DATA", repo.parent / "shared" / "data"))
+    return {**data, "mirror": str(mirror.resolve())}
+
+
 def _config(tmp_path: Path, **over) -> Path:
     cfg = {
+        "data": _offline_data(),
+        "seeds": {"num_checkpoints": 1},  # the fixture's models have one checkpoint each
         "adversarial_cifar10": {
             "seeds": [0, 1],
             "window": W,
@@ -34,7 +47,7 @@ def _config(tmp_path: Path, **over) -> Path:
             "sample_sizes": [4, 8],
             "threads": 1,
             **over,
-        }
+        },
     }
     path = tmp_path / f"small_{len(list(tmp_path.glob('small_*.yaml')))}.yaml"
     path.write_text(yaml.safe_dump(cfg))

@@ -54,7 +54,7 @@ def _tiny(shared_data: Path, search_epochs: int = 2) -> dict:
         },
         "seeds": {
             "n_models": 2,
-            "window": 28,
+            "window": 26,
             "train_subset_size": 128,
             "epochs": 2,
             "num_checkpoints": 2,
@@ -123,10 +123,10 @@ def test_model_folders_configs_and_logs(tiny_run):
         _, meta = load_checkpoint(d / "checkpoint_02.pt")
         assert meta["epoch"] == 2 and meta["table2"]["model"] == model
     recipe = json.loads((work / "results/seeds/recipe.json").read_text())
-    assert recipe["window"] == 28 and recipe["seeds"] == [0, 1] and recipe["train_subset_size"] == 128
+    assert recipe["window"] == 26 and recipe["seeds"] == [0, 1] and recipe["train_subset_size"] == 128
     assert recipe["epochs"] == 2 and recipe["model"]["base_channels"] == 4 and "augment" in recipe["train"]
     _, meta = load_checkpoint(work / "results/seeds/models/seed001/checkpoint_02.pt")
-    assert meta["test_time"]["window"] == 28 and meta["seed"] == 1
+    assert meta["test_time"]["window"] == 26 and meta["seed"] == 1
     assert "not available" in (work / "logs/predict/seeds/seed000.log").read_text()  # no CIFAR-10.1 images offline
 
 
