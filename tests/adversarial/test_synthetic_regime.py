@@ -4,11 +4,13 @@ confidence ~100% for 10 <= eps <= 50, the independent case is never rejected."""
 
 from __future__ import annotations
 
-import numpy as np
+import logging
+
 import pandas as pd
 import pytest
 import yaml
 
+from holdout.adversarial import study
 from holdout.adversarial import synthetic as syn
 
 EPS = [0.1, 1.0, 3.0, 10.0, 20.0, 30.0, 50.0]
@@ -16,25 +18,14 @@ ALPHA = 0.05
 
 
 def _run(cfg: dict, case: str) -> tuple[pd.DataFrame, pd.DataFrame, syn.TrainedModels]:
+    """Train the case as the workflow does (:func:`holdout.adversarial.study.train_case`), then evaluate."""
+    runs = study.train_case(cfg, case, 1, logging.getLogger("test"))
     spec = syn.mixture_from_config(cfg)
     n_runs = int(cfg["repetitions"])
-    m_test = int(cfg["n_test_independent"] if case == "independent" else cfg["n_test_dependent"])
-    test_seed, run_seeds = syn.case_seeds(int(cfg["seed"]), case, n_runs)
-    x_test, y_test = syn.sample_mixture(spec, m_test, np.random.default_rng(test_seed))
-    x, y = syn.make_training_sets(
-        spec,
-        case,
-        n_runs,
-        int(cfg["n_train"]),
-        run_seeds,
-        x_test,
-        y_test,
-        dependent_train_fraction=float(cfg["dependent_train_fraction"]),
-        dependent_mode=str(cfg["dependent_mode"]),
+    per_run, groups = syn.evaluate_grid(
+        spec, runs.x_test, runs.y_test, runs.models.w, runs.models.b, EPS, [1, n_runs], float(cfg["U"])
     )
-    models = syn.train_linear_batched(x, y, syn.train_spec_from_config(cfg, case), run_seeds, threads=1)
-    per_run, groups = syn.evaluate_grid(spec, x_test, y_test, models.w, models.b, EPS, [1, n_runs], float(cfg["U"]))
-    return per_run, groups.assign(case=case), models
+    return per_run, groups.assign(case=case), runs.models
 
 
 @pytest.mark.slow  # ~30 s on 2 shared cores: two cases of 3 runs x 2,000 steps in R^500
