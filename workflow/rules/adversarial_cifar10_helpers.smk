@@ -1,8 +1,9 @@
 # Helpers of the adversarial_cifar10 stage (included by adversarial_cifar10.smk).
 from snakemake.exceptions import WorkflowError
 
-from holdout.adversarial.cifar10 import model_name as _adv_c10_model_name
-from holdout.adversarial.cifar10 import resolve_window_eps as _adv_c10_resolve
+# light modules (no pandas, no torch): parsing the workflow stays fast
+from holdout.adversarial.cifar10_window import resolve_window_eps as _adv_c10_resolve
+from holdout.training.naming import seed_model_name as _adv_c10_model_name
 
 ADV_C10_DIR = "results/adversarial/cifar10"
 ADV_C10_SETS = ("train", "test")

@@ -1,6 +1,7 @@
 # Helpers and constants of the search study (rules: search.smk).
-from holdout.training.loop import checkpoint_paths as _checkpoint_paths
-from holdout.training.search import model_name as _search_model_name
+# holdout.training.naming imports no torch: parsing the workflow never loads it.
+from holdout.training.naming import checkpoint_paths as _checkpoint_paths
+from holdout.training.naming import search_model_name as _search_model_name
 
 SEARCH = config["search"]
 SEARCH_DIR = "results/search"

@@ -1,5 +1,6 @@
 # Helpers and constants of the seeds study (rules: seeds.smk).
-from holdout.training.seeds import seed_model_name as _seed_model_name
+from holdout.training.naming import checkpoint_paths as _checkpoint_paths
+from holdout.training.naming import seed_model_name as _seed_model_name
 
 SEEDS = config["seeds"]
 SEEDS_DIR = "results/seeds"

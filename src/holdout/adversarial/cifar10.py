@@ -37,19 +37,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from holdout.adversarial.cifar10_window import _KEY, CANVAS, check_window, resolve_window_eps
 from holdout.adversarial.imagenet import attack_range, figure5_table, result_frame
 from holdout.adversarial.imagenet import sample_indices as _sample_indices
 from holdout.adversarial.stats import n_model_test
 from holdout.adversarial.translation import (
     ATTACKS,
     TranslationAttackResult,
-    centre_origin,
-    check_canvas,
     concatenate_results,
-    largest_eps,
     translation_attacks,
 )
 from holdout.runlog import timed
+from holdout.training.naming import seed_model_name as model_name
 
 if TYPE_CHECKING:
     import torch
@@ -76,52 +75,13 @@ __all__ = [
     "windowed_classifier",
 ]
 
-#: side of a CIFAR-10 image: the canvas the windows move on
-CANVAS = 32
 #: the two sets every model is tested on, in the order of the paper's Sec. 5.2
 SETS = ("train", "test")
-_KEY = "adversarial_cifar10"
 
 
 # ---------------------------------------------------------------------------
 # settings
 # ---------------------------------------------------------------------------
-def model_name(seed: int) -> str:
-    """The seeds study's name of a model: ``seed<seed:03d>``."""
-    return f"seed{int(seed):03d}"
-
-
-def check_window(window: int, eps: float, canvas: int = CANVAS, *, key: str = _KEY) -> tuple[int, int]:
-    """Top-left corner of the centre ``window`` x ``window`` crop of a ``canvas`` x ``canvas``
-    image, after checking that every window within 3 floor(eps) of it lies in the canvas
-    (Appendix B.1); raises :class:`~holdout.adversarial.translation.CanvasError` naming
-    the largest eps allowed otherwise."""
-    window, canvas = int(window), int(canvas)
-    if not 1 <= window <= canvas:
-        raise ValueError(f"{key}.window must be between 1 and {canvas} pixels, got {window}")
-    origin = centre_origin((canvas, canvas), (window, window))
-    check_canvas((canvas, canvas), (window, window), origin, eps, name=f"{key}: window {window}")
-    return origin
-
-
-def resolve_window_eps(window: int | None, eps: int | None, seeds_window: int | None = None) -> tuple[int, int]:
-    """The window W and eps of the study: ``window`` None takes the seeds study's window,
-    ``eps`` None the largest eps that W allows (floor((32 - W) / 2) // 3); both checked by
-    :func:`check_window`."""
-    if window is None:
-        if seeds_window is None:
-            raise ValueError(f"{_KEY}.window is null and the seeds study names no window: set {_KEY}.window")
-        window = seeds_window
-    window = int(window)
-    if eps is None:
-        origin = check_window(window, 0, key=_KEY)  # margin only; eps 0 needs none
-        eps = largest_eps(min(origin[0], CANVAS - window - origin[0]))
-        if eps < 1:
-            check_window(window, 1)  # raises, naming the problem
-    check_window(window, eps)
-    return window, int(eps)
-
-
 def sample_indices(n: int, size: int | None, seed: int) -> np.ndarray:
     """A uniform sample without replacement of ``size`` of ``range(n)`` (sorted), the same
     for every model; everything when ``size`` is None or >= n."""

@@ -67,6 +67,7 @@ from holdout.training.models import (
     ResNetPreact,
     ResNetPreactConfig,
 )
+from holdout.training.naming import checkpoint_epochs, checkpoint_paths
 from holdout.training.progress import log_progress
 from holdout.training.registry import ModelSpec, build_network, describe_model, model_config_from_dict
 
@@ -310,21 +311,6 @@ def training_step(
 
 
 # --------------------------------------------------------------------------- checkpoints
-
-
-def checkpoint_epochs(epochs: int, num_checkpoints: int) -> list[int]:
-    """The K evenly spaced epochs ``ceil(k * E / K)``, k = 1..K (the last is E)."""
-    if num_checkpoints < 1:
-        raise ValueError(f"num_checkpoints must be >= 1, got {num_checkpoints}")
-    if num_checkpoints > epochs:
-        raise ValueError(f"num_checkpoints={num_checkpoints} exceeds epochs={epochs}: checkpoints would repeat")
-    return [math.ceil(k * epochs / num_checkpoints) for k in range(1, num_checkpoints + 1)]
-
-
-def checkpoint_paths(out_dir: str | Path, num_checkpoints: int) -> list[Path]:
-    """``out_dir/checkpoint_01.pt`` ... (the files :func:`train` writes; for Snakemake outputs)."""
-    width = max(2, len(str(num_checkpoints)))
-    return [Path(out_dir) / f"checkpoint_{k:0{width}d}.pt" for k in range(1, num_checkpoints + 1)]
 
 
 def _atomic_save(obj: Any, path: Path) -> None:

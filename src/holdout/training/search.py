@@ -47,6 +47,7 @@ from holdout.training.augment import AugmentConfig
 from holdout.training.jobs import TrainJob
 from holdout.training.loop import TrainConfig
 from holdout.training.models import ResNetPreactConfig
+from holdout.training.naming import search_model_name as model_name
 
 __all__ = [
     "search_job",
@@ -151,11 +152,6 @@ TABLE2_COLUMNS: tuple[str, ...] = (
     "use_label_smoothing",
     "label_smoothing_epsilon",
 )
-
-
-def model_name(index: int) -> str:
-    """Name of sampled model ``index``: ``m000``, ``m001``, ..."""
-    return f"m{index:03d}"
 
 
 def _switch_on(df: pd.DataFrame, switch: str, values: tuple[Any, ...]) -> np.ndarray:

@@ -28,6 +28,7 @@ from holdout.training.augment import AugmentConfig
 from holdout.training.jobs import TrainJob
 from holdout.training.loop import TrainConfig
 from holdout.training.models import ResNetPreactConfig
+from holdout.training.naming import seed_model_name
 
 __all__ = [
     "SeedsRecipe",
@@ -37,11 +38,6 @@ __all__ = [
     "train_subset",
     "window_test_time",
 ]
-
-
-def seed_model_name(seed: int) -> str:
-    """Name of the model trained with ``seed``: ``seed000``, ``seed001``, ..."""
-    return f"seed{seed:03d}"
 
 
 def train_subset(n_total: int, size: int | None, seed: int) -> np.ndarray:

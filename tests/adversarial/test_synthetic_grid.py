@@ -1,0 +1,59 @@
+"""The parse-time copy of the synthetic study's eps grid (holdout.adversarial.synthetic_grid, numpy
+only) agrees with holdout.adversarial.synthetic's, and checks the plotted eps the same way."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from holdout.adversarial import synthetic as syn
+from holdout.adversarial import synthetic_grid as grid_mod
+
+CONFIGS = [
+    {"eps_grid": {"min": 0.01, "max": 100.0, "num": 17}, "eps_extra": [5.0, 6.0, 10.0]},
+    {"eps_grid": {"min": 0.5, "max": 0.5, "num": 3}, "eps_extra": [0.5]},
+    {},
+]
+
+
+@pytest.mark.parametrize("cfg", CONFIGS)
+def test_grid_matches_synthetic(cfg):
+    np.testing.assert_array_equal(grid_mod.eps_grid(cfg), syn.eps_grid(cfg))
+    assert grid_mod.CASES == syn.CASES
+
+
+def _plot_cfg(eps_dependent, n_models=(1, 2), figure8_n=(1, 2), repetitions=10):
+    return {
+        **CONFIGS[0],
+        "histogram_eps": {"independent": [10.0], "dependent": [6.0]},
+        "figure8": {"eps_independent": 10.0, "eps_dependent": list(eps_dependent), "n_models": list(figure8_n)},
+        "n_models": list(n_models),
+        "repetitions": repetitions,
+    }
+
+
+@pytest.mark.parametrize(
+    ("cfg", "message"),
+    [
+        (_plot_cfg([6.0]), None),
+        (_plot_cfg([7.0]), "figure8.eps_dependent: eps = 7 is not on the eps grid"),
+        (_plot_cfg([6.0], figure8_n=(1, 3)), r"figure8.n_models \[3\] are not in"),
+        (_plot_cfg([6.0], n_models=(1, 2, 20)), r"n_models \[20\] exceed repetitions = 10"),
+    ],
+)
+def test_check_plot_eps_matches_synthetic(cfg, message):
+    for check in (grid_mod.check_plot_eps, syn.check_plot_eps):
+        if message is None:
+            check(cfg)
+        else:
+            with pytest.raises(ValueError, match=message):
+                check(cfg)
+
+
+def test_grid_module_imports_no_scipy():
+    import subprocess
+    import sys
+
+    code = "import sys, holdout.adversarial.synthetic_grid; assert 'scipy' not in sys.modules; print('ok')"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
