@@ -110,6 +110,7 @@ def test_attack_density_against_direct_evaluation(dim, std):
         assert np.nanmax(np.where(ev.successful, ev.density, np.nan)) > 0.5
 
 
+@pytest.mark.slow  # 200,000 test points x 3 eps: > 2 s on the 2-core AVX2 machine
 def test_density_bounded_and_unbiased_under_independence():
     """h_g <= 1 on errors, and E[R_g] = R(f) for an independent test set (Sec. 2.2):
     averaged over many fresh test points R_g and R_S agree with the exact risk."""
@@ -131,6 +132,7 @@ def test_density_bounded_and_unbiased_under_independence():
         assert pairwise_test(ev.t[0], 2.0).p_value > 0.05  # not rejected
 
 
+@pytest.mark.slow  # 400,000 Monte Carlo points: > 2 s on the 2-core AVX2 machine
 def test_true_risk_against_monte_carlo():
     spec = syn.Mixture(dim=5, std=2.0)
     w = np.array([[0.7, 1.0, 0.0, -0.4, 0.1], [0.0, 1.0, 1.0, 0.0, 0.0]])

@@ -40,6 +40,7 @@ def _with_correct(counts: list[int], n: int, seed: int = 0) -> Predictions:
     return Predictions.create(preds, labels, [f"m{k}" for k in range(len(counts))], num_classes=10)
 
 
+@pytest.mark.slow  # renders five figures as PNG + PDF: > 2 s on the 2-core AVX2 machine
 def test_example_command_writes_every_output(tmp_path, capsys):
     out = tmp_path / "audit"
     assert (

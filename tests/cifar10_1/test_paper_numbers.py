@@ -149,15 +149,25 @@ def _printed_tolerance(printed: float) -> float:
     return 0.5 * 10 ** (math.floor(math.log10(abs(printed))) - 1) + 1e-9
 
 
-def _original_test_labels(archive):
+def _original_test_labels(archive, cache):
     """The 10,000 test labels of the CIFAR-10 archive: its test batch alone, read as
-    holdout.data.core.load_cifar10 reads it (loading the 50,000 training images too took 3 s more)."""
+    holdout.data.core.load_cifar10 reads it. Decompressing the 188 MB archive takes 2 CPU-seconds,
+    so the labels are kept in pytest's cache (``.pytest_cache``), keyed by the archive's size and
+    modification time; tests/data/test_cifar10.py tests the reader itself."""
+    stat = archive.stat()
+    key = f"holdout/cifar10_test_labels/{stat.st_size}-{stat.st_mtime_ns}"
+    cached = cache.get(key, None) if cache is not None else None
+    if isinstance(cached, list) and len(cached) == 10_000:
+        return np.asarray(cached, dtype=np.int64)
     with tarfile.open(archive, "r:*") as tar:
-        return _read_batch(tar, "test_batch", archive)[1]
+        labels = _read_batch(tar, "test_batch", archive)[1]
+    if cache is not None:
+        cache.set(key, labels.tolist())
+    return labels
 
 
 @pytest.fixture(scope="module")
-def sets(shared_data, repo):
+def sets(shared_data, repo, request):
     cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]["cifar10_1_models"]
 
     def build(split, labels):
@@ -169,7 +179,9 @@ def sets(shared_data, repo):
 
     out = {v: build(v, np.load(shared_data / f"CIFAR-10.1/datasets/cifar10.1_{v}_labels.npy")) for v in ("v4", "v6")}
     if (shared_data / ARCHIVE).is_file():
-        out["original"] = build("original", _original_test_labels(shared_data / ARCHIVE))
+        out["original"] = build(
+            "original", _original_test_labels(shared_data / ARCHIVE, getattr(request.config, "cache", None))
+        )
     return out
 
 

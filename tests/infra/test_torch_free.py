@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from torch_blocker import BLOCK_TORCH
 
 ANALYSIS = """
@@ -20,6 +21,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow  # a fresh interpreter importing scipy, matplotlib, pandas: > 2 s on the 2-core AVX2 machine
 def test_analysis_imports_without_torch():
     proc = subprocess.run([sys.executable, "-c", BLOCK_TORCH + ANALYSIS], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

@@ -138,6 +138,7 @@ def test_sec55_from_predictions_and_markdown():
     assert f"{t.accuracy.iloc[0]:.2f}" in md and "- a note" in md and "draw 1 85.06%" in md
 
 
+@pytest.mark.slow  # renders the figures as PNG + PDF: > 2 s on the 2-core AVX2 machine
 def test_figures_on_generated_images(tmp_path):
     from holdout.plotting import save_figure
 
