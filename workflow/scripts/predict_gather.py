@@ -2,7 +2,7 @@
 
 from holdout.predictions import load_predictions, save_predictions
 from holdout.runlog import script_logger
-from holdout.training.inference import gather_predictions
+from holdout.training.gather import gather_predictions  # numpy only: this job loads no torch
 
 log = script_logger(snakemake.log[0])
 parts = [load_predictions(p) for p in snakemake.input]
