@@ -1,0 +1,196 @@
+"""The RMSProp steps of the synthetic experiment's linear models (Werpachowski et al. 2019,
+Appendix A.2), in one fixed floating-point order, twice: a compiled kernel (numba, optional) and
+a plain numpy reference. Both give bit-identical results, on any CPU and any thread count.
+
+One step of run r on batch k (rows ``order[r, k B : (k + 1) B]`` of x[r], B = batch size):
+
+    z_i   = tree_sum(x_i * w) + b                 (pairwise tree over the P = 2^p padded columns)
+    dz_i  = sigmoid(-y_i z_i) (-y_i) / B          (d mean-loss / d z_i; sigmoid in float64, rounded)
+    g     = (...((dz_1 x_1) + dz_2 x_2) + ...)    (rows added in batch order), g_b = sum_i dz_i
+    g_1  += 2 penalty w_1
+    ms    = decay ms + (1 - decay) g^2
+    theta = theta - lr g / sqrt(ms + eps)         (or / (sqrt(ms) + eps))
+
+Every operation is a single IEEE operation in the parameters' dtype, no fused multiply-add and
+no reassociation, so the result does not depend on the vector width (AVX2 or AVX-512), the BLAS
+or the number of threads (runs are independent; one thread trains a whole run). The exponential
+is :func:`exp_f64`, built from +, *, floor and exact powers of two for the same reason.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+try:  # the compiled kernel is optional: ``pip install .[fast]``
+    import numba
+except ImportError:  # pragma: no cover - exercised where numba is absent
+    numba = None
+
+__all__ = ["HAVE_NUMBA", "exp_f64", "rmsprop_steps", "rmsprop_steps_numpy"]
+
+HAVE_NUMBA = numba is not None
+
+_INV_LN2 = 1.4426950408889634
+_LN2_HI = 0.6931471803691238  # ln 2 split in two (Cody & Waite): k * _LN2_HI is exact for |k| < 2^20
+_LN2_LO = 1.9082149292705877e-10
+#: Taylor coefficients 1/j! of exp(r) on |r| <= ln(2)/2, highest first (relative error < 1e-16)
+_EXP_COEF = tuple(1.0 / math.factorial(j) for j in range(13, -1, -1))
+_EXP_CLAMP = 200.0  # exp(+-200) is far outside float32's range, so the clamp changes no sigmoid
+
+
+def exp_f64(t: np.ndarray) -> np.ndarray:
+    """exp(t) in float64 from +, *, floor and exact powers of two (Cody-Waite reduction,
+    t = k ln 2 + r, and a degree-13 Taylor polynomial in r), t clamped to [-200, 200]: the same
+    bits in numpy and in the compiled kernel, whatever the CPU's libm or SIMD width."""
+    t = np.clip(np.asarray(t, dtype=np.float64), -_EXP_CLAMP, _EXP_CLAMP)
+    k = np.floor(t * _INV_LN2 + 0.5)
+    r = (t - k * _LN2_HI) - k * _LN2_LO
+    p = np.zeros_like(r)
+    for c in _EXP_COEF:
+        p = p * r + c
+    return np.ldexp(p, k.astype(np.int64))
+
+
+def _tree_sum_last(p: np.ndarray) -> np.ndarray:
+    """Pairwise sum over the last axis (a power of two long): halves added level by level."""
+    h = p.shape[-1] // 2
+    while h > 0:
+        p = p[..., :h] + p[..., h : 2 * h]
+        h //= 2
+    return p[..., 0]
+
+
+def rmsprop_steps_numpy(
+    x: np.ndarray,
+    ny: np.ndarray,
+    order: np.ndarray,
+    theta: np.ndarray,
+    ms: np.ndarray,
+    k0: int,
+    n_steps: int,
+    hyper: tuple[int, float, float, float, bool, float],
+) -> None:
+    """Reference implementation of :func:`rmsprop_steps` in plain numpy (all runs at once).
+
+    x (R, n, P) with P a power of two (zero columns past D), ny = -y (R, n), order (R, n) the
+    row order of each run, theta (R, P + 1) = (w, b) and ms (R, P + 1) updated in place from
+    batch k0 on; ``hyper`` = (batch size, learning rate, decay, eps, eps inside sqrt, penalty)."""
+    bs, lr, decay, eps, inside, penalty = hyper
+    f = x.dtype.type
+    lr, decay, eps, two_pen, inv_bs, one_m = f(lr), f(decay), f(eps), f(2.0 * penalty), f(1.0 / bs), f(1.0 - decay)
+    nb = x.shape[1] // bs
+    dim = x.shape[2]
+    w, m = theta, ms
+    for s in range(n_steps):
+        k = (k0 + s) % nb
+        idx = order[:, k * bs : (k + 1) * bs]
+        xb = np.take_along_axis(x, idx[:, :, None], axis=1)  # (R, B, P)
+        nyb = np.take_along_axis(ny, idx, axis=1)
+        z = _tree_sum_last(xb * w[:, None, :dim]) + w[:, dim : dim + 1]
+        sig = (1.0 / (1.0 + exp_f64(-(nyb * z).astype(np.float64)))).astype(x.dtype)
+        dz = sig * nyb * inv_bs
+        g = np.empty_like(w)
+        g[:, :dim] = np.add.accumulate(dz[:, :, None] * xb, axis=1)[:, -1]  # rows in batch order
+        g[:, dim] = np.add.accumulate(dz, axis=1)[:, -1]
+        g[:, 0] += two_pen * w[:, 0]
+        m[:] = decay * m + one_m * (g * g)
+        denom = np.sqrt(m + eps) if inside else np.sqrt(m) + eps
+        w[:] = w - lr * g / denom
+
+
+def _steps_one_run(x, ny, order, w, m, k0, n_steps, bs, lr, decay, eps, inside, two_pen, inv_bs, one_m):
+    """The steps of one run (compiled); same operations, same order as :func:`rmsprop_steps_numpy`."""
+    nb = x.shape[0] // bs
+    dim = x.shape[1]
+    f64 = np.float64
+    g = np.zeros(dim + 1, dtype=x.dtype)
+    p = np.zeros(dim, dtype=x.dtype)
+    sig = np.zeros(1, dtype=x.dtype)  # rounds the float64 sigmoid to the parameters' dtype
+    for s in range(n_steps):
+        k = (k0 + s) % nb
+        g[:] = 0
+        for i in range(bs):
+            row = order[k * bs + i]
+            xi = x[row]
+            for j in range(dim):
+                p[j] = xi[j] * w[j]
+            h = dim // 2
+            while h > 0:
+                for j in range(h):
+                    p[j] = p[j] + p[j + h]
+                h //= 2
+            nyi = ny[row]
+            ym = nyi * (p[0] + w[dim])
+            # exp_f64(-ym), written out
+            t = min(max(-f64(ym), -_EXP_CLAMP), _EXP_CLAMP)
+            kk = math.floor(t * _INV_LN2 + 0.5)
+            r = (t - kk * _LN2_HI) - kk * _LN2_LO
+            e = 0.0
+            for c in _EXP_COEF:
+                e = e * r + c
+            e = e * 2.0 ** int(kk)
+            sig[0] = 1.0 / (1.0 + e)
+            dz = sig[0] * nyi * inv_bs
+            if i == 0:
+                for j in range(dim):
+                    g[j] = dz * xi[j]
+                g[dim] = dz
+            else:
+                for j in range(dim):
+                    g[j] = g[j] + dz * xi[j]
+                g[dim] = g[dim] + dz
+        g[0] = g[0] + two_pen * w[0]
+        for j in range(dim + 1):
+            m[j] = decay * m[j] + one_m * (g[j] * g[j])
+            if inside:
+                w[j] = w[j] - lr * g[j] / np.sqrt(m[j] + eps)
+            else:
+                w[j] = w[j] - lr * g[j] / (np.sqrt(m[j]) + eps)
+
+
+def _steps_all_runs(x, ny, order, theta, ms, k0, n_steps, bs, lr, decay, eps, inside, two_pen, inv_bs, one_m):
+    """All runs, one thread per run (numba.prange)."""
+    for r in _prange(x.shape[0]):
+        _steps_one_run(
+            x[r], ny[r], order[r], theta[r], ms[r], k0, n_steps, bs, lr, decay, eps, inside, two_pen, inv_bs, one_m
+        )
+
+
+if HAVE_NUMBA:
+    _prange = numba.prange
+    _steps_one_run = numba.njit(cache=True, fastmath=False)(_steps_one_run)
+    _steps_all_runs = numba.njit(cache=True, fastmath=False, parallel=True)(_steps_all_runs)
+else:  # pragma: no cover
+    _prange = range
+
+
+def rmsprop_steps(
+    x: np.ndarray,
+    ny: np.ndarray,
+    order: np.ndarray,
+    theta: np.ndarray,
+    ms: np.ndarray,
+    k0: int,
+    n_steps: int,
+    hyper: tuple[int, float, float, float, bool, float],
+    *,
+    backend: str = "auto",
+) -> None:
+    """``n_steps`` RMSProp steps of every run from batch ``k0`` on, theta and ms updated in place
+    (arguments as :func:`rmsprop_steps_numpy`). ``backend``: ``numba`` (the compiled kernel),
+    ``numpy`` (the reference) or ``auto`` (numba when installed); both give the same bits."""
+    if backend not in ("auto", "numba", "numpy"):
+        raise ValueError(f"backend must be 'auto', 'numba' or 'numpy', got {backend!r}")
+    if backend == "numba" and not HAVE_NUMBA:
+        raise ImportError("backend='numba' needs numba: pip install '.[fast]'")
+    if backend == "numpy" or not HAVE_NUMBA:
+        rmsprop_steps_numpy(x, ny, order, theta, ms, k0, n_steps, hyper)
+        return
+    bs, lr, decay, eps, inside, penalty = hyper
+    f = x.dtype.type
+    _steps_all_runs(
+        x, ny, order, theta, ms, int(k0), int(n_steps), int(bs),
+        f(lr), f(decay), f(eps), bool(inside), f(2.0 * penalty), f(1.0 / bs), f(1.0 - decay),
+    )  # fmt: skip
