@@ -67,6 +67,7 @@ from holdout.adversarial.synthetic.config import (
     mixture_from_config,
     train_spec_from_config,
 )
+from holdout.adversarial.synthetic.kernel import training_backend
 from holdout.adversarial.synthetic.mixture import (
     Mixture,
     log_density,
@@ -110,5 +111,6 @@ __all__ = [
     "sample_mixture",
     "train_linear_batched",
     "train_spec_from_config",
+    "training_backend",
     "true_risk",
 ]

@@ -84,7 +84,7 @@ def penalized_loss(
 
 def _padded_width(dim: int) -> int:
     """The power of two >= dim: the kernel's pairwise tree sum needs it (extra columns are 0)."""
-    return 1 << max(0, (dim - 1).bit_length())
+    return max(2, 1 << max(0, (dim - 1).bit_length()))
 
 
 def train_linear_batched(
