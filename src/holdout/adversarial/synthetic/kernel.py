@@ -72,29 +72,53 @@ def rmsprop_steps_numpy(
     k0: int,
     n_steps: int,
     hyper: tuple[int, float, float, float, bool, float],
+    block: int = 8,
 ) -> None:
-    """Reference implementation of :func:`rmsprop_steps` in plain numpy (all runs at once).
+    """Reference implementation of :func:`rmsprop_steps` in plain numpy, ``block`` runs at a time
+    (their arrays stay in the CPU cache; the result does not depend on ``block``).
 
     x (R, n, P) with P a power of two (zero columns past D), ny = -y (R, n), order (R, n) the
     row order of each run, theta (R, P + 1) = (w, b) and ms (R, P + 1) updated in place from
     batch k0 on; ``hyper`` = (batch size, learning rate, decay, eps, eps inside sqrt, penalty)."""
+    for r0 in range(0, x.shape[0], block):
+        sl = slice(r0, r0 + block)
+        xs = np.take_along_axis(x[sl], order[sl, :, None], axis=1)  # rows in the runs' order
+        nys = np.take_along_axis(ny[sl], order[sl], axis=1)
+        _steps_block_numpy(xs, nys, theta[sl], ms[sl], k0, n_steps, hyper)
+
+
+def _steps_block_numpy(
+    xs: np.ndarray,
+    nys: np.ndarray,
+    w: np.ndarray,
+    m: np.ndarray,
+    k0: int,
+    n_steps: int,
+    hyper: tuple[int, float, float, float, bool, float],
+) -> None:
+    """The steps of :func:`rmsprop_steps_numpy` for runs whose rows are already in batch order."""
     bs, lr, decay, eps, inside, penalty = hyper
-    f = x.dtype.type
+    f = xs.dtype.type
     lr, decay, eps, two_pen, inv_bs, one_m = f(lr), f(decay), f(eps), f(2.0 * penalty), f(1.0 / bs), f(1.0 - decay)
-    nb = x.shape[1] // bs
-    dim = x.shape[2]
-    w, m = theta, ms
+    nb = xs.shape[1] // bs
+    dim = xs.shape[2]
+    h = dim // 2
+    p = np.empty(xs.shape[:1] + (bs, h), dtype=xs.dtype)
+    tmp = np.empty_like(p)
+    prod = np.empty(xs.shape[:1] + (bs, dim), dtype=xs.dtype)
+    g = np.empty_like(w)
     for s in range(n_steps):
         k = (k0 + s) % nb
-        idx = order[:, k * bs : (k + 1) * bs]
-        xb = np.take_along_axis(x, idx[:, :, None], axis=1)  # (R, B, P)
-        nyb = np.take_along_axis(ny, idx, axis=1)
-        z = _tree_sum_last(xb * w[:, None, :dim]) + w[:, dim : dim + 1]
-        sig = (1.0 / (1.0 + exp_f64(-(nyb * z).astype(np.float64)))).astype(x.dtype)
+        xb = xs[:, k * bs : (k + 1) * bs]
+        nyb = nys[:, k * bs : (k + 1) * bs]
+        np.multiply(xb[..., :h], w[:, None, :h], out=p)  # products and the tree's first level
+        np.add(p, np.multiply(xb[..., h:], w[:, None, h:dim], out=tmp), out=p)
+        z = _tree_sum_last(p) + w[:, dim : dim + 1]
+        sig = (1.0 / (1.0 + exp_f64(-(nyb * z).astype(np.float64)))).astype(xs.dtype)
         dz = sig * nyb * inv_bs
-        g = np.empty_like(w)
-        g[:, :dim] = np.add.accumulate(dz[:, :, None] * xb, axis=1)[:, -1]  # rows in batch order
-        g[:, dim] = np.add.accumulate(dz, axis=1)[:, -1]
+        # rows added in batch order: numpy reduces a non-contiguous axis sequentially
+        np.add.reduce(np.multiply(dz[:, :, None], xb, out=prod), axis=1, out=g[:, :dim])
+        g[:, dim] = np.add.accumulate(dz, axis=1)[:, -1]  # sequential (reduce would sum pairwise)
         g[:, 0] += two_pen * w[:, 0]
         m[:] = decay * m + one_m * (g * g)
         denom = np.sqrt(m + eps) if inside else np.sqrt(m) + eps
