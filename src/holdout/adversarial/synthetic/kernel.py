@@ -19,18 +19,16 @@ is :func:`exp_f64`, built from +, *, floor and exact powers of two for the same 
 
 from __future__ import annotations
 
+import importlib.util
 import math
+from importlib import metadata
 
 import numpy as np
 
-try:  # the compiled kernel is optional: ``pip install .[fast]``
-    import numba
-except ImportError:  # pragma: no cover - exercised where numba is absent
-    numba = None
+__all__ = ["HAVE_NUMBA", "exp_f64", "rmsprop_steps", "rmsprop_steps_numpy", "set_threads", "training_backend"]
 
-__all__ = ["HAVE_NUMBA", "exp_f64", "rmsprop_steps", "rmsprop_steps_numpy", "training_backend"]
-
-HAVE_NUMBA = numba is not None
+#: numba installed (the ``fast`` extra); it is imported only when the kernel first runs
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 _INV_LN2 = 1.4426950408889634
 _LN2_HI = 0.6931471803691238  # ln 2 split in two (Cody & Waite): k * _LN2_HI is exact for |k| < 2^20
@@ -125,82 +123,18 @@ def _steps_block_numpy(
         w[:] = w - lr * g / denom
 
 
-def _steps_one_run(x, ny, order, w, m, k0, n_steps, bs, lr, decay, eps, inside, two_pen, inv_bs, one_m):
-    """The steps of one run (compiled); same operations, same order as :func:`rmsprop_steps_numpy`.
-    Three passes per step (the rows' z, their dz, the gradient) so that the rows' dot products and
-    exponentials are independent of each other and overlap in the CPU."""
-    nb = x.shape[0] // bs
-    dim = x.shape[1]
-    g = np.zeros(dim + 1, dtype=x.dtype)
-    p = np.zeros(dim, dtype=x.dtype)
-    ym = np.zeros(bs, dtype=x.dtype)
-    dz = np.zeros(bs, dtype=x.dtype)
-    for s in range(n_steps):
-        k = (k0 + s) % nb
-        rows = order[k * bs : (k + 1) * bs]
-        for i in range(bs):  # -y_i z_i
-            xi = x[rows[i]]
-            h = dim // 2
-            for j in range(h):  # products and the tree's first level in one pass
-                p[j] = xi[j] * w[j] + xi[j + h] * w[j + h]
-            h //= 2
-            while h > 0:
-                lo, hi = p[:h], p[h : 2 * h]  # two views: the compiler sees no overlap and vectorises
-                for j in range(h):
-                    lo[j] = lo[j] + hi[j]
-                h //= 2
-            ym[i] = ny[rows[i]] * (p[0] + w[dim])
-        for i in range(bs):  # dz_i = sigmoid(-y_i z_i) (-y_i) / B, with exp_f64 written out
-            t = min(max(-np.float64(ym[i]), -_EXP_CLAMP), _EXP_CLAMP)
-            kk = math.floor(t * _INV_LN2 + 0.5)
-            r = (t - kk * _LN2_HI) - kk * _LN2_LO
-            e = 0.0
-            for c in _EXP_COEF:
-                e = e * r + c
-            e = e * 2.0 ** int(kk)
-            dz[i] = 1.0 / (1.0 + e)  # rounded to the parameters' dtype
-            dz[i] = dz[i] * ny[rows[i]] * inv_bs
-        xi = x[rows[0]]
-        for j in range(dim):  # the gradient, rows added in batch order
-            g[j] = dz[0] * xi[j]
-        g[dim] = dz[0]
-        for i in range(1, bs):
-            xi = x[rows[i]]
-            di = dz[i]
-            for j in range(dim):
-                g[j] = g[j] + di * xi[j]
-            g[dim] = g[dim] + di
-        g[0] = g[0] + two_pen * w[0]
-        for j in range(dim + 1):
-            m[j] = decay * m[j] + one_m * (g[j] * g[j])
-        if inside:
-            for j in range(dim + 1):
-                w[j] = w[j] - lr * g[j] / np.sqrt(m[j] + eps)
-        else:
-            for j in range(dim + 1):
-                w[j] = w[j] - lr * g[j] / (np.sqrt(m[j]) + eps)
+def set_threads(threads: int) -> None:
+    """Threads of the compiled kernel (one run per thread; no effect on the result or on numpy)."""
+    if HAVE_NUMBA:
+        import numba
 
-
-def _steps_all_runs(x, ny, order, theta, ms, k0, n_steps, bs, lr, decay, eps, inside, two_pen, inv_bs, one_m):
-    """All runs, one thread per run (numba.prange)."""
-    for r in _prange(x.shape[0]):
-        _steps_one_run(
-            x[r], ny[r], order[r], theta[r], ms[r], k0, n_steps, bs, lr, decay, eps, inside, two_pen, inv_bs, one_m
-        )
-
-
-if HAVE_NUMBA:
-    _prange = numba.prange
-    _steps_one_run = numba.njit(cache=True, fastmath=False)(_steps_one_run)
-    _steps_all_runs = numba.njit(cache=True, fastmath=False, parallel=True)(_steps_all_runs)
-else:  # pragma: no cover
-    _prange = range
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
 
 
 def training_backend() -> str:
     """Which implementation ``backend="auto"`` uses here, for the log."""
     if HAVE_NUMBA:
-        return f"numba {numba.__version__} kernel"
+        return f"numba {metadata.version('numba')} kernel"
     return "numpy reference (numba not installed: pip install '.[fast]' for the compiled kernel)"
 
 
@@ -226,9 +160,11 @@ def rmsprop_steps(
     if backend == "numpy" or not HAVE_NUMBA:
         rmsprop_steps_numpy(x, ny, order, theta, ms, k0, n_steps, hyper)
         return
+    from holdout.adversarial.synthetic.kernel_numba import steps_all_runs
+
     bs, lr, decay, eps, inside, penalty = hyper
     f = x.dtype.type
-    _steps_all_runs(
+    steps_all_runs(
         x, ny, order, theta, ms, int(k0), int(n_steps), int(bs),
         f(lr), f(decay), f(eps), bool(inside), f(2.0 * penalty), f(1.0 / bs), f(1.0 - decay),
     )  # fmt: skip

@@ -119,8 +119,8 @@ def train_linear_batched(
     if n % bs != 0:
         raise ValueError(f"training set size {n} is not a multiple of batch_size {bs}")
     n_batches = n // bs
-    if threads and kernel.HAVE_NUMBA:
-        kernel.numba.set_num_threads(min(int(threads), kernel.numba.config.NUMBA_NUM_THREADS))
+    if threads:
+        kernel.set_threads(threads)
     rngs = [np.random.default_rng(int(s)) for s in seeds]
     width = _padded_width(dim)
     theta = np.zeros((n_runs, width + 1), dtype=spec.dtype)  # (w, zero padding, b)
