@@ -77,3 +77,15 @@ def test_numpy_backend_and_progress():
     assert out.w.shape == (2, 8) and out.w.dtype == np.float64
     with pytest.raises(ValueError, match="backend"):
         syn.train_linear_batched(x, y, syn.TrainSpec(steps=1, batch_size=10), seeds, backend="torch")
+
+
+def test_progress_reports_do_not_change_the_reshuffled_epochs():
+    """Kernel calls split at progress reports (every 7 steps) and at epoch ends (every 4 steps):
+    the same model as one uninterrupted training, with each epoch's fresh order."""
+    x, y, seeds = _data(8, n_runs=2, n=40)
+    spec = syn.TrainSpec(steps=30, batch_size=10, reshuffle_each_epoch=True)
+    whole = syn.train_linear_batched(x, y, spec, seeds, backend="numpy")
+    split = syn.train_linear_batched(x, y, spec, seeds, backend="numpy", progress=lambda s, v: None, progress_every=7)
+    assert np.array_equal(whole.w, split.w) and np.array_equal(whole.b, split.b)
+    fixed = syn.train_linear_batched(x, y, syn.TrainSpec(steps=30, batch_size=10), seeds, backend="numpy")
+    assert not np.array_equal(whole.w, fixed.w)  # the reshuffle does take place

@@ -87,6 +87,23 @@ def _padded_width(dim: int) -> int:
     return max(2, 1 << max(0, (dim - 1).bit_length()))
 
 
+def _initial_state(
+    x: np.ndarray, y: np.ndarray, spec: TrainSpec, rngs: Sequence[np.random.Generator]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's arrays: x zero-padded to P = 2^p columns, -y, theta = (w, zero padding, b)
+    with each run's initial w (drawn first from its generator), and the RMSProp accumulators."""
+    n_runs, n, dim = x.shape
+    width = _padded_width(dim)
+    theta = np.zeros((n_runs, width + 1), dtype=spec.dtype)
+    for r, rng in enumerate(rngs):
+        theta[r, :dim] = initial_parameters(spec, dim, rng)[0]
+    xp = np.zeros((n_runs, n, width), dtype=spec.dtype)
+    xp[:, :, :dim] = x
+    ny = (-y).astype(spec.dtype)  # d mean-loss / dz = (-y / B) sigmoid(-y z)
+    ms = np.full((n_runs, width + 1), spec.optimizer.accumulator_init, dtype=spec.dtype)
+    return xp, ny, theta, ms
+
+
 def train_linear_batched(
     x: np.ndarray,
     y: np.ndarray,
@@ -122,22 +139,17 @@ def train_linear_batched(
     if threads:
         kernel.set_threads(threads)
     rngs = [np.random.default_rng(int(s)) for s in seeds]
-    width = _padded_width(dim)
-    theta = np.zeros((n_runs, width + 1), dtype=spec.dtype)  # (w, zero padding, b)
-    for r, rng in enumerate(rngs):
-        theta[r, :dim] = initial_parameters(spec, dim, rng)[0]
+    xp, ny, theta, ms = _initial_state(x, y, spec, rngs)
     order = np.stack([rng.permutation(n) for rng in rngs])
-    xp = np.zeros((n_runs, n, width), dtype=spec.dtype)
-    xp[:, :, :dim] = x
-    ny = (-y).astype(spec.dtype)  # d mean-loss / dz = (-y / B) sigmoid(-y z)
     opt = spec.optimizer
-    ms = np.full((n_runs, width + 1), opt.accumulator_init, dtype=spec.dtype)
     hyper = (bs, opt.learning_rate, opt.decay, opt.epsilon, opt.epsilon_inside_sqrt, spec.penalty)
-    # segments end at every epoch (reshuffle) and every progress report
-    chunk = n_batches if spec.reshuffle_each_epoch else spec.steps
+    width = xp.shape[2]
     step = 0
     while step < spec.steps:
-        stop = min(spec.steps, step + chunk)
+        # one kernel call up to the next epoch end (reshuffle) or progress report
+        stop = spec.steps
+        if spec.reshuffle_each_epoch:
+            stop = min(stop, (step // n_batches + 1) * n_batches)
         if progress is not None:
             stop = min(stop, (step // progress_every + 1) * progress_every)
         if step > 0 and step % n_batches == 0 and spec.reshuffle_each_epoch:
