@@ -28,7 +28,7 @@ def _run(cfg: dict, case: str) -> tuple[pd.DataFrame, pd.DataFrame, syn.TrainedM
     return per_run, groups.assign(case=case), runs.models
 
 
-@pytest.mark.slow  # ~30 s on 2 shared cores: two cases of 3 runs x 2,000 steps in R^500
+@pytest.mark.slow  # ~7 s (numba kernel; ~15 CPU-s with the numpy fallback): 2 cases of 3 runs x 2,000 steps in R^500
 def test_figure4_regime_reduced_size(repo):
     cfg = yaml.safe_load((repo / "config/config.yaml").read_text())["adversarial"]["synthetic"]
     # the paper's data, model and attack (D = 500, 500 training points, 1,000 dependent test

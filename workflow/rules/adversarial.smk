@@ -1,7 +1,7 @@
 # Stage: adversarial. Rules, then the list of final outputs that "rule all" asks for.
 #
 # Synthetic experiment of Werpachowski et al. (2019), Sec. 4 and Appendix A:
-#   adversarial_synthetic_train     (per case: data + 100 runs as one batched model)
+#   adversarial_synthetic_train     (per case: data + 100 runs, numba kernel or numpy fallback)
 #   adversarial_synthetic_evaluate  (per case: attack at every eps, pairwise and N-model tests)
 #   adversarial_synthetic_figures   (Figure 4, Figure 7 rows 1-3 and last row, Figure 8, summary)
 
@@ -23,7 +23,7 @@ rule adversarial_synthetic_train:
     wildcard_constraints:
         case="independent|dependent",
     conda:
-        "../../envs/torch.yaml"
+        "../../envs/analysis.yaml"
     threads: lambda wildcards: int(adversarial_synthetic_cfg()["train_threads"])
     resources:
         mem_mb=attempt_scaled(4000),

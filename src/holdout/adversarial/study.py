@@ -224,14 +224,16 @@ def train_case(cfg: Mapping[str, Any], case: str, threads: int, log: logging.Log
         dependent_train_fraction=float(cfg["dependent_train_fraction"]),
         dependent_mode=str(cfg["dependent_mode"]),
     )
-    log.info("training sets: %s; batched training (%d runs x %d steps)", x.shape, n_runs, train.steps)
+    log.info("training sets: %s; %d runs x %d steps, %s", x.shape, n_runs, train.steps, syn.training_backend())
+    if not syn.training_backend().startswith("numba"):
+        log.warning("numba is not installed: the numpy reference gives the same models ~6x slower")
     models = syn.train_linear_batched(
         x,
         y,
         train,
         run_seeds,
         threads=threads,
-        progress=lambda step, loss: log.info("step %d: mean batch logistic loss %.4g", step, loss),
+        progress=lambda step, loss: log.info("step %d: mean training logistic loss %.4g", step, loss),
         progress_every=max(1, train.steps // 10),
     )
     del x, y
