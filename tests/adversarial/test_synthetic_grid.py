@@ -1,6 +1,6 @@
-"""The parse-time copy of the synthetic study's eps grid (holdout.adversarial.synthetic_grid, numpy
-only) agrees with holdout.adversarial.synthetic's, and checks the plotted eps the same way (that it imports no
-scipy is checked with the other rule-file imports in tests/infra/test_parse.py)."""
+"""The synthetic study's eps grid (holdout.adversarial.synthetic_grid, numpy only, read at parse time)
+is the one holdout.adversarial.synthetic uses, and checks the plotted eps (that it imports no scipy is
+checked with the other rule-file imports in tests/infra/test_parse.py)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,19 @@ CONFIGS = [
 ]
 
 
+def test_synthetic_uses_the_one_grid():
+    for name in ("CASES", "eps_grid", "find_eps", "check_plot_eps"):
+        assert getattr(syn, name) is getattr(grid_mod, name), name
+
+
 @pytest.mark.parametrize("cfg", CONFIGS)
-def test_grid_matches_synthetic(cfg):
-    np.testing.assert_array_equal(grid_mod.eps_grid(cfg), syn.eps_grid(cfg))
-    assert grid_mod.CASES == syn.CASES
+def test_grid_is_sorted_unique_and_holds_the_extras(cfg):
+    grid = grid_mod.eps_grid(cfg)
+    assert np.all(np.diff(grid) > 0)
+    for e in cfg.get("eps_extra", []):
+        assert grid_mod.find_eps(grid, e, "eps_extra") == e
+    g = cfg.get("eps_grid", {})
+    assert grid[0] == pytest.approx(g.get("min", 0.01)) and grid[-1] == pytest.approx(g.get("max", 100.0))
 
 
 def _plot_cfg(eps_dependent, n_models=(1, 2), figure8_n=(1, 2), repetitions=10):

@@ -2,8 +2,7 @@
 with numpy only: ``workflow/rules/adversarial_helpers.smk`` checks the plotted eps values against
 it at parse time, without loading scipy (:mod:`holdout.adversarial.synthetic` does).
 
-The same three functions are defined in :mod:`holdout.adversarial.synthetic`;
-``tests/adversarial/test_synthetic_grid.py`` checks that both agree.
+This is the one definition: :mod:`holdout.adversarial.synthetic` re-exports these names.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import numpy as np
 
 from holdout.adversarial.synthetic.mixture import Mixture
 from holdout.adversarial.synthetic.training import RMSProp, TrainSpec
+from holdout.adversarial.synthetic_grid import CASES, check_plot_eps, eps_grid, find_eps
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,8 +26,6 @@ __all__ = [
     "mixture_from_config",
     "train_spec_from_config",
 ]
-
-CASES = ("independent", "dependent")
 
 
 def mixture_from_config(cfg: dict) -> Mixture:
@@ -67,31 +66,6 @@ def case_seeds(seed: int, case: str, n_runs: int) -> tuple[int, list[int]]:
     return test_seed, run_seeds
 
 
-def eps_grid(cfg: dict) -> np.ndarray:
-    """Attack strengths: ``eps_grid.num`` log-spaced values from ``eps_grid.min`` to
-    ``eps_grid.max`` plus ``eps_extra``, sorted, duplicates removed (relative 1e-9)."""
-    g = cfg.get("eps_grid", {})
-    lo, hi, num = float(g.get("min", 0.01)), float(g.get("max", 100.0)), int(g.get("num", 17))
-    if not 0 < lo <= hi:
-        raise ValueError(f"adversarial.synthetic.eps_grid needs 0 < min <= max, got {lo}, {hi}")
-    vals = np.concatenate([np.geomspace(lo, hi, num), np.asarray(cfg.get("eps_extra", []), dtype=float)])
-    vals = np.sort(vals)
-    keep = np.concatenate([[True], np.diff(vals) > 1e-9 * vals[1:]])
-    return vals[keep]
-
-
-def find_eps(grid: np.ndarray, eps: float, key: str) -> float:
-    """The grid value equal to ``eps`` (relative 1e-9); a clear error naming ``key`` otherwise."""
-    grid = np.asarray(grid, dtype=float)
-    hit = np.flatnonzero(np.abs(grid - eps) <= 1e-9 * abs(eps))
-    if hit.size == 0:
-        raise ValueError(
-            f"adversarial.synthetic.{key}: eps = {eps:g} is not on the eps grid "
-            f"({', '.join(f'{v:g}' for v in grid)}); add it to eps_extra"
-        )
-    return float(grid[hit[0]])
-
-
 def dependent_transition(groups: pd.DataFrame, alpha: float = 0.05) -> dict[str, float]:
     """Where the dependent case's single runs switch from accepting to rejecting (Appendix A.3):
     ``first_rejecting_eps``, the smallest eps whose mean single-run (N = 1) p-value is below
@@ -105,25 +79,3 @@ def dependent_transition(groups: pd.DataFrame, alpha: float = 0.05) -> dict[str,
     accepting = mean[(mean >= 0.5) & (mean.index < first if len(rejecting) else True)]
     last = float(accepting.index.max()) if len(accepting) else math.nan
     return {"first_rejecting_eps": first, "last_accepting_eps": last}
-
-
-def check_plot_eps(cfg: dict) -> None:
-    """Fail early (naming the key) when a histogram or Figure 8 eps is not on the grid,
-    or a Figure 8 N is not among ``n_models``."""
-    grid = eps_grid(cfg)
-    for case in CASES:
-        for e in cfg.get("histogram_eps", {}).get(case, []):
-            find_eps(grid, float(e), f"histogram_eps.{case}")
-    f8 = cfg.get("figure8", {})
-    find_eps(grid, float(f8.get("eps_independent", 10.0)), "figure8.eps_independent")
-    for e in f8.get("eps_dependent", []):
-        find_eps(grid, float(e), "figure8.eps_dependent")
-    missing = sorted(set(int(n) for n in f8.get("n_models", [])) - set(int(n) for n in cfg["n_models"]))
-    if missing:
-        raise ValueError(f"adversarial.synthetic.figure8.n_models {missing} are not in adversarial.synthetic.n_models")
-    too_big = [int(n) for n in cfg["n_models"] if int(n) > int(cfg["repetitions"])]
-    if too_big:
-        raise ValueError(
-            f"adversarial.synthetic.n_models {too_big} exceed repetitions = {cfg['repetitions']} "
-            "(each N-model test needs N runs)"
-        )
