@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from holdout.data import load_cifar10
-from holdout.training import AugmentConfig, ResNetPreactConfig, TrainConfig, train
+from holdout.training import AugmentConfig, ResNetPreactConfig, RunSettings, TrainConfig, train
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 OUT = "results/adversarial/cifar10"
@@ -72,12 +72,14 @@ def workdir(tmp_path_factory, shared_data):
             tc,
             windows,
             data.train_labels[subset],
-            out_dir=seeds / f"models/seed{seed:03d}",
-            state_dir=wd / f"state{seed}",
-            seed=seed,
-            num_checkpoints=1,
-            device="cpu",
-            threads=1,
+            RunSettings(
+                out_dir=seeds / f"models/seed{seed:03d}",
+                state_dir=wd / f"state{seed}",
+                seed=seed,
+                num_checkpoints=1,
+                device="cpu",
+                threads=1,
+            ),
         )
     np.save(seeds / "train_subset.npy", subset)
     (seeds / "recipe.json").write_text(json.dumps({"window": W, "seeds": [0, 1], "train_subset_size": 48}))

@@ -17,7 +17,7 @@ import numpy as np
 from holdout.predictions import Predictions
 from holdout.retraining.core import RunArrays
 from holdout.runlog import timed
-from holdout.training import TrainConfig, predict, train
+from holdout.training import RunSettings, TrainConfig, predict, train
 from holdout.training.registry import ModelSpec
 
 __all__ = ["retrain_and_predict"]
@@ -51,14 +51,16 @@ def retrain_and_predict(
             cfg,
             data.x,
             data.y,
-            out_dir=out_dir,
-            state_dir=state_dir,
-            seed=seed,
-            num_checkpoints=1,
-            device=device,
-            threads=threads,
+            RunSettings(
+                out_dir=Path(out_dir),
+                state_dir=Path(state_dir),
+                seed=seed,
+                num_checkpoints=1,
+                device=device,
+                threads=threads,
+                extra_metadata={"retraining_run": run, "registry_name": model},
+            ),
             log=log,
-            extra_metadata={"retraining_run": run, "registry_name": model},
         )
     ye = data.y_test
     with timed(log, f"predicting {test_set} ({len(ye)} images)"):

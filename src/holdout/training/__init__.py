@@ -39,7 +39,6 @@ from holdout.training.loop import (
     predict,
     soft_cross_entropy,
     train,
-    train_run,
     training_loss,
     training_step,
 )
@@ -101,7 +100,6 @@ __all__ = [
     "smooth_labels",
     "soft_cross_entropy",
     "train",
-    "train_run",
     "training_loss",
     "training_step",
     "visible_gpus",

@@ -21,7 +21,9 @@ import torch
 
 from holdout.predictions import Predictions, save_predictions
 from holdout.training.augment import center_window
-from holdout.training.loop import load_checkpoint, predict, select_device
+from holdout.training.checkpoints import load_checkpoint
+from holdout.training.device import select_device
+from holdout.training.evaluation import predict
 
 __all__ = [
     "checkpoint_name",

@@ -25,7 +25,7 @@ from holdout.predictions import Predictions
 from holdout.runlog import timed
 from holdout.training.gpu import gpu_slot
 from holdout.training.inference import predict_checkpoints
-from holdout.training.loop import LOG_NAME, TrainConfig, TrainResult, train
+from holdout.training.loop import LOG_NAME, RunSettings, TrainConfig, TrainResult, train
 
 __all__ = ["TrainJob", "load_train_subset", "predict_job", "train_job", "write_json"]
 
@@ -93,14 +93,16 @@ def train_job(
                 job.train_config,
                 images,
                 labels,
-                out_dir=out_dir,
-                state_dir=state_dir,
-                seed=job.seed,
-                num_checkpoints=num_checkpoints,
-                device=dev,
-                threads=threads,
+                RunSettings(
+                    out_dir=Path(out_dir),
+                    state_dir=Path(state_dir),
+                    seed=job.seed,
+                    num_checkpoints=num_checkpoints,
+                    device=dev,
+                    threads=threads,
+                    extra_metadata=job.metadata,
+                ),
                 log=log,
-                extra_metadata=job.metadata,
             )
     last = res.history[-1]
     log.info(
