@@ -68,7 +68,9 @@ def retrain_and_predict(
         )
     ye = data.y_test
     with timed(log, f"predicting {test_set} ({len(ye)} images)"):
-        pred, _ = predict(res.model, data.x_test, PREDICT_BATCH, mean=cfg.augment.mean, std=cfg.augment.std, channels_last=False)
+        pred, _ = predict(
+            res.model, data.x_test, PREDICT_BATCH, mean=cfg.augment.mean, std=cfg.augment.std, channels_last=False
+        )
     meta = {"run": run, "overrides": spec.to_dict()["overrides"], "train_examples": len(data.y), "epochs": cfg.epochs}
     preds = Predictions.create(pred, ye, [model], num_classes=10, test_set=test_set, metadata=[meta])
     correct = np.asarray(pred == ye)
