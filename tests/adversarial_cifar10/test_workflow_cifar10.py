@@ -19,8 +19,15 @@ from holdout.training import AugmentConfig, ResNetPreactConfig, RunSettings, Tra
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 OUT = "results/adversarial/cifar10"
 TARGETS = [f"{OUT}/pvalues.csv", f"{OUT}/figure5.png", f"{OUT}/pvalue_vs_error.png", f"{OUT}/pvalues.md"]
-# only this stage's rules run: the seeds models and the archive are given (never retrained/fetched)
-ONLY = ["--allowed-rules", "adversarial_cifar10_attacks", "adversarial_cifar10_summary", "--rerun-incomplete"]
+# only this stage's rules (and the arrays decoded from the archive) run: the seeds models and the
+# archive are given (never retrained/fetched)
+ONLY = [
+    "--allowed-rules",
+    "training_cifar10_arrays",
+    "adversarial_cifar10_attacks",
+    "adversarial_cifar10_summary",
+    "--rerun-incomplete",
+]
 W = 20
 
 
