@@ -405,3 +405,17 @@ def test_cpu_bf16_autocast_is_deterministic_and_trains(tmp_path, synthetic):
     ]
     assert _weights_equal(runs[0].model, runs[1].model)
     assert math.isfinite(runs[0].history[0]["train_loss"])
+
+
+def test_bf16_autocast_on_a_cpu_without_native_bf16_warns(caplog, monkeypatch):
+    """bf16 autocast is 8-10x slower than float32 where oneDNN emulates it (AVX2): the plan says so."""
+    from holdout.training import device as dv
+
+    monkeypatch.setattr(dv, "cpu_bf16_is_fast", lambda: False)
+    with caplog.at_level("WARNING"):
+        plan = dv.execution_plan(TINY, "cpu", autocast=True)
+    assert plan.autocast and "without native bf16" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        assert not dv.execution_plan(TINY, "cpu").autocast
+    assert "bf16" not in caplog.text
