@@ -22,11 +22,11 @@ arguments continues from it; on CPU the result is bit-identical to an
 uninterrupted run. The state is removed once training completes.
 
 Structure: :func:`train` takes the run's settings as one frozen :class:`RunSettings`, resolves
-the device plan
-(:func:`holdout.training.device.execution_plan`), then runs set-up (``_set_up``), resume
-(``_resume``), one epoch at a time (``_run_epoch``) and the epoch-boundary writes
-(``_save_epoch``: checkpoint, state, log), and ``_finish``. The optimisation (:class:`TrainConfig`,
-optimizer, schedule, loss) is in :mod:`holdout.training.optim`, the checkpoint files in
+the device plan (:func:`holdout.training.device.execution_plan`), checks the data
+(:func:`holdout.training.inputs.check_training_data`), then runs set-up (``_set_up``), resume
+(``_resume``), one epoch at a time (``_run_epoch``), the epoch-boundary writes (``_save_epoch``:
+checkpoint, state, log) and ``_finish``. The optimisation (:class:`TrainConfig`, optimizer,
+schedule, loss) is in :mod:`holdout.training.optim`, the checkpoint files in
 :mod:`holdout.training.checkpoints`, inference in :mod:`holdout.training.evaluation`; their
 public names are importable from here too.
 """
@@ -120,7 +120,7 @@ class TrainResult:
 
 @dataclass(frozen=True)
 class RunSettings:
-    """Where one :func:`train` run writes and how it executes (its keyword arguments, checked once).
+    """Where one :func:`train` run writes and how it executes (checked once, on construction).
 
     ``out_dir``: checkpoints and ``training_log.csv`` (Snakemake outputs); ``state_dir``: the
     resumable state (must differ: Snakemake deletes a failed job's outputs). ``seed`` fixes the
