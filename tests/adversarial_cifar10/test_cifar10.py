@@ -18,6 +18,7 @@ from holdout.plotting import save_figure
 from holdout.training import (
     AugmentConfig,
     ResNetPreactConfig,
+    RunSettings,
     TrainConfig,
     load_checkpoint,
     predict,
@@ -100,12 +101,14 @@ def tiny(tmp_path_factory):
             tc,
             windows,
             labels[subset],
-            out_dir=root / f"models/seed{seed:03d}",
-            state_dir=root / f"state{seed}",
-            seed=seed,
-            num_checkpoints=1,
-            device="cpu",
-            threads=1,
+            RunSettings(
+                out_dir=root / f"models/seed{seed:03d}",
+                state_dir=root / f"state{seed}",
+                seed=seed,
+                num_checkpoints=1,
+                device="cpu",
+                threads=1,
+            ),
         )
     np.save(root / "train_subset.npy", subset.astype(np.int64))
     (root / "recipe.json").write_text(json.dumps({"window": W, "seeds": [0, 1], "train_subset_size": 48}))

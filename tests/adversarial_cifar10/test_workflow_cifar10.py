@@ -14,13 +14,20 @@ import pytest
 import yaml
 
 from holdout.data import load_cifar10
-from holdout.training import AugmentConfig, ResNetPreactConfig, TrainConfig, train
+from holdout.training import AugmentConfig, ResNetPreactConfig, RunSettings, TrainConfig, train
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 OUT = "results/adversarial/cifar10"
 TARGETS = [f"{OUT}/pvalues.csv", f"{OUT}/figure5.png", f"{OUT}/pvalue_vs_error.png", f"{OUT}/pvalues.md"]
-# only this stage's rules run: the seeds models and the archive are given (never retrained/fetched)
-ONLY = ["--allowed-rules", "adversarial_cifar10_attacks", "adversarial_cifar10_summary", "--rerun-incomplete"]
+# only this stage's rules (and the arrays decoded from the archive) run: the seeds models and the
+# archive are given (never retrained/fetched)
+ONLY = [
+    "--allowed-rules",
+    "training_cifar10_arrays",
+    "adversarial_cifar10_attacks",
+    "adversarial_cifar10_summary",
+    "--rerun-incomplete",
+]
 W = 20
 
 
@@ -72,12 +79,14 @@ def workdir(tmp_path_factory, shared_data):
             tc,
             windows,
             data.train_labels[subset],
-            out_dir=seeds / f"models/seed{seed:03d}",
-            state_dir=wd / f"state{seed}",
-            seed=seed,
-            num_checkpoints=1,
-            device="cpu",
-            threads=1,
+            RunSettings(
+                out_dir=seeds / f"models/seed{seed:03d}",
+                state_dir=wd / f"state{seed}",
+                seed=seed,
+                num_checkpoints=1,
+                device="cpu",
+                threads=1,
+            ),
         )
     np.save(seeds / "train_subset.npy", subset)
     (seeds / "recipe.json").write_text(json.dumps({"window": W, "seeds": [0, 1], "train_subset_size": 48}))

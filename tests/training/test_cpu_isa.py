@@ -75,7 +75,7 @@ def test_progress_bar_lines_go_to_the_log(caplog):
 _CHILD = textwrap.dedent(
     """
     import sys, tempfile, numpy as np
-    from holdout.training import ResNetPreactConfig, TrainConfig, predict, train
+    from holdout.training import ResNetPreactConfig, RunSettings, TrainConfig, predict, train
     width, block, switches = int(sys.argv[1]), sys.argv[2], sys.argv[3] == "switches"
     channels_last = {"auto": None, "force": True}[sys.argv[4]] if len(sys.argv) > 4 else None  # "force": the old rule
     extra = dict(remove_first_relu=True, add_last_bn=True, preact_stage=(False, True, False)) if switches else {}
@@ -84,9 +84,9 @@ _CHILD = textwrap.dedent(
     x = rng.integers(0, 256, (32 * 5, 3, 32, 32), dtype=np.uint8)
     y = rng.integers(0, 10, len(x))
     with tempfile.TemporaryDirectory() as d:
-        res = train(cfg, TrainConfig(epochs=2, batch_size=32), x, y, out_dir=d + "/o", state_dir=d + "/s",
-                    num_checkpoints=1, device="cpu", threads=1,
-                    channels_last=channels_last)
+        settings = RunSettings(out_dir=d + "/o", state_dir=d + "/s", num_checkpoints=1, device="cpu", threads=1,
+                               channels_last=channels_last)
+        res = train(cfg, TrainConfig(epochs=2, batch_size=32), x, y, settings)
     labels, logits = predict(res.model, x[:64], batch_size=32)
     assert np.isfinite(res.history[-1]["train_loss"]) and logits.shape == (64, 10)
     print("trained", width, block, switches)

@@ -11,6 +11,7 @@ import torch
 from holdout.predictions import load_predictions, save_predictions
 from holdout.training import (
     ResNetPreactConfig,
+    RunSettings,
     TrainConfig,
     load_checkpoint,
     predict,
@@ -73,13 +74,15 @@ def trained(tmp_path_factory, synthetic):
         cfg,
         x,
         y,
-        out_dir=out / "o",
-        state_dir=out / "s",
-        seed=1,
-        num_checkpoints=2,
-        device="cpu",
-        threads=1,
-        extra_metadata={"test_time": window_test_time(aug, 10, 16)},
+        RunSettings(
+            out_dir=out / "o",
+            state_dir=out / "s",
+            seed=1,
+            num_checkpoints=2,
+            device="cpu",
+            threads=1,
+            extra_metadata={"test_time": window_test_time(aug, 10, 16)},
+        ),
     )
     return res, x, y
 

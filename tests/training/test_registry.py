@@ -8,7 +8,7 @@ import itertools
 import pytest
 import torch
 
-from holdout.training import TrainConfig, load_checkpoint, train
+from holdout.training import RunSettings, TrainConfig, load_checkpoint, train
 from holdout.training.augment import AugmentConfig
 from holdout.training.models import ResNetPreact, count_parameters
 from holdout.training.registry import (
@@ -130,12 +130,14 @@ def test_train_and_reload_a_registry_model(tmp_path):
         cfg,
         images,
         labels,
-        out_dir=tmp_path / "out",
-        state_dir=tmp_path / "state",
-        num_checkpoints=1,
-        device="cpu",
-        threads=1,
-        channels_last=False,
+        RunSettings(
+            out_dir=tmp_path / "out",
+            state_dir=tmp_path / "state",
+            num_checkpoints=1,
+            device="cpu",
+            threads=1,
+            channels_last=False,
+        ),
     )
     model, meta = load_checkpoint(res.checkpoints[0])
     assert isinstance(model, ShakeShake)

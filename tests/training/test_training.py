@@ -23,6 +23,7 @@ from holdout.training.loop import (
     LOG_FIELDS,
     STATE_NAME,
     LRSchedule,
+    RunSettings,
     TrainConfig,
     build_optimizer,
     checkpoint_epochs,
@@ -162,12 +163,9 @@ def _small_run(tmp, synthetic, seed=0, epochs=2, **kw):
         cfg,
         x,
         y,
-        out_dir=tmp / "out",
-        state_dir=tmp / "state",
-        seed=seed,
-        num_checkpoints=epochs,
-        device="cpu",
-        threads=1,
+        RunSettings(
+            out_dir=tmp / "out", state_dir=tmp / "state", seed=seed, num_checkpoints=epochs, device="cpu", threads=1
+        ),
         **kw,
     )
 
@@ -221,13 +219,19 @@ def test_bad_inputs_raise_clear_errors(tmp_path, synthetic):
     cfg = TrainConfig(epochs=1, batch_size=32)
     kw = {"out_dir": tmp_path / "o", "state_dir": tmp_path / "s", "num_checkpoints": 1, "device": "cpu"}
     with pytest.raises(ValueError, match="uint8"):
-        train(TINY, cfg, x.astype(np.float32), y, **kw)
+        train(TINY, cfg, x.astype(np.float32), y, RunSettings(**kw))
     with pytest.raises(ValueError, match="labels"):
-        train(TINY, cfg, x, y[:10], **kw)
+        train(TINY, cfg, x, y[:10], RunSettings(**kw))
     with pytest.raises(ValueError, match="fewer than one batch"):
-        train(TINY, TrainConfig(epochs=1, batch_size=128), x, y, **kw)
+        train(TINY, TrainConfig(epochs=1, batch_size=128), x, y, RunSettings(**kw))
     with pytest.raises(ValueError, match="state_dir must differ"):
-        train(TINY, cfg, x, y, out_dir=tmp_path / "o", state_dir=tmp_path / "o", num_checkpoints=1, device="cpu")
+        train(
+            TINY,
+            cfg,
+            x,
+            y,
+            RunSettings(out_dir=tmp_path / "o", state_dir=tmp_path / "o", num_checkpoints=1, device="cpu"),
+        )
 
 
 def test_foreign_state_is_refused(tmp_path, synthetic):
@@ -239,10 +243,10 @@ def test_foreign_state_is_refused(tmp_path, synthetic):
         "device": "cpu",
         "keep_state": True,
     }
-    train(TINY, TrainConfig(epochs=1, batch_size=32), x, y, seed=0, **kw)
+    train(TINY, TrainConfig(epochs=1, batch_size=32), x, y, RunSettings(seed=0, **kw))
     assert (tmp_path / "s" / STATE_NAME).exists()
     with pytest.raises(ValueError, match="another run"):
-        train(TINY, TrainConfig(epochs=1, batch_size=32), x, y, seed=1, **kw)
+        train(TINY, TrainConfig(epochs=1, batch_size=32), x, y, RunSettings(seed=1, **kw))
 
 
 # --------------------------------------------------------------------------- a real interruption
@@ -252,13 +256,14 @@ _RUNNER = textwrap.dedent(
     import sys, numpy as np, torch
     from holdout.training.augment import AugmentConfig
     from holdout.training.models import ResNetPreactConfig
-    from holdout.training.loop import TrainConfig, train
+    from holdout.training.loop import RunSettings, TrainConfig, train
     data = np.load(sys.argv[1])
     cfg = TrainConfig(epochs=int(sys.argv[4]), batch_size=32, optimizer="momentum", scheduler="cosine",
                       augment=AugmentConfig(cutout=True, cutout_size=6, random_erasing=True, mixup=True,
                                             label_smoothing=True))
-    res = train(ResNetPreactConfig(depth=8, base_channels=4), cfg, data["x"], data["y"], out_dir=sys.argv[2],
-                state_dir=sys.argv[3], seed=7, num_checkpoints=3, device="cpu", threads=1)
+    settings = RunSettings(out_dir=sys.argv[2], state_dir=sys.argv[3], seed=7, num_checkpoints=3, device="cpu",
+                           threads=1)
+    res = train(ResNetPreactConfig(depth=8, base_channels=4), cfg, data["x"], data["y"], settings)
     torch.save(res.model.state_dict(), sys.argv[2] + "/final.pt")
     """
 )
@@ -368,12 +373,9 @@ def test_each_optimizer_learns_a_synthetic_task_above_90_percent(tmp_path, synth
         cfg,
         x,
         y,
-        out_dir=tmp_path / "o",
-        state_dir=tmp_path / "s",
-        seed=0,
-        num_checkpoints=2,
-        device="cpu",
-        threads=1,
+        RunSettings(
+            out_dir=tmp_path / "o", state_dir=tmp_path / "s", seed=0, num_checkpoints=2, device="cpu", threads=1
+        ),
     )
     acc = (predict(res.model, xt)[0] == yt).mean()
     assert acc > 0.9, f"{optimizer}: held-out accuracy {acc:.3f}"
@@ -389,15 +391,31 @@ def test_cpu_bf16_autocast_is_deterministic_and_trains(tmp_path, synthetic):
             cfg,
             x,
             y,
-            out_dir=tmp_path / f"o{i}",
-            state_dir=tmp_path / f"s{i}",
-            num_checkpoints=1,
-            device="cpu",
-            threads=1,
-            autocast=True,
-            seed=4,
+            RunSettings(
+                out_dir=tmp_path / f"o{i}",
+                state_dir=tmp_path / f"s{i}",
+                num_checkpoints=1,
+                device="cpu",
+                threads=1,
+                autocast=True,
+                seed=4,
+            ),
         )
         for i in range(2)
     ]
     assert _weights_equal(runs[0].model, runs[1].model)
     assert math.isfinite(runs[0].history[0]["train_loss"])
+
+
+def test_bf16_autocast_on_a_cpu_without_native_bf16_warns(caplog, monkeypatch):
+    """bf16 autocast is 8-10x slower than float32 where oneDNN emulates it (AVX2): the plan says so."""
+    from holdout.training import device as dv
+
+    monkeypatch.setattr(dv, "cpu_bf16_is_fast", lambda: False)
+    with caplog.at_level("WARNING"):
+        plan = dv.execution_plan(TINY, "cpu", autocast=True)
+    assert plan.autocast and "without native bf16" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        assert not dv.execution_plan(TINY, "cpu").autocast
+    assert "bf16" not in caplog.text

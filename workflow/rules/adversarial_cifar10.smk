@@ -17,7 +17,7 @@ rule adversarial_cifar10_attacks:
         checkpoint=lambda wildcards: adversarial_cifar10_checkpoint(wildcards.model),
         recipe=f"{adversarial_cifar10_cfg()['seeds_dir']}/recipe.json",
         train_subset=f"{adversarial_cifar10_cfg()['seeds_dir']}/train_subset.npy",
-        archive=data_raw_path(DATA_CIFAR10_ARCHIVE),
+        arrays=lambda wildcards: TRAINING_CIFAR10_ARRAYS,  # decoded once (training.smk)
     output:
         train=f"{ADV_C10_DIR}/per_image/{{model}}_train.csv",
         test=f"{ADV_C10_DIR}/per_image/{{model}}_test.csv",

@@ -5,8 +5,8 @@ import torch
 
 from holdout.adversarial import cifar10 as ac
 from holdout.adversarial.imagenet import resolve_device
-from holdout.data import load_cifar10
 from holdout.runlog import script_logger, timed
+from holdout.training.jobs import load_cifar10_arrays
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
 inp, out, params = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
@@ -14,8 +14,8 @@ model = snakemake.wildcards.model  # noqa: F821
 window, eps = params.window_eps
 torch.set_num_threads(int(snakemake.threads))  # noqa: F821
 ac.check_recipe(ac.read_recipe(inp.recipe), window, [int(model.removeprefix("seed"))], path=inp.recipe)
-with timed(log, f"load {inp.archive}"):
-    data = load_cifar10(inp.archive)
+with timed(log, f"load {inp.arrays}"):
+    data = load_cifar10_arrays(inp.arrays)
 frames = ac.attack_seed_model(
     inp.checkpoint,
     data,

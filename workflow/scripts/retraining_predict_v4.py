@@ -1,6 +1,7 @@
 """Predict all of CIFAR-10.1 v4 with a standard-split checkpoint (Sec. 5.5, the run without extra images)."""
 
 import numpy as np
+import torch
 
 from holdout.predictions import Predictions, save_predictions
 from holdout.runlog import script_logger, timed
@@ -8,12 +9,13 @@ from holdout.training import load_checkpoint, predict, select_device
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
 inp, out, w = snakemake.input, snakemake.output, snakemake.wildcards  # noqa: F821
+torch.set_num_threads(int(snakemake.threads))  # noqa: F821 (the rule's threads: no oversubscription)
 model, meta = load_checkpoint(inp.checkpoint, select_device(snakemake.params.device))  # noqa: F821
 images = np.ascontiguousarray(np.load(inp.v4_images).transpose(0, 3, 1, 2))
 labels = np.load(inp.v4_labels).astype(np.int64)
 with timed(log, f"predicting CIFAR-10.1 v4 ({len(labels)} images)"):
-    pred, _ = predict(
-        model, images, 1000, mean=meta["test_time"]["mean"], std=meta["test_time"]["std"], channels_last=False
+    pred, _ = predict(  # batches of 256: the CPU-fast size (holdout.retraining.train.PREDICT_BATCH)
+        model, images, 256, mean=meta["test_time"]["mean"], std=meta["test_time"]["std"], channels_last=False
     )
 save_predictions(
     out.predictions,

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
         predict,
         soft_cross_entropy,
         train,
-        train_run,
         training_loss,
         training_step,
     )
@@ -111,7 +110,6 @@ __all__ = [
     "smooth_labels",
     "soft_cross_entropy",
     "train",
-    "train_run",
     "training_loss",
     "training_step",
     "visible_gpus",
@@ -159,7 +157,6 @@ _SUBMODULE_OF = {
             "predict",
             "soft_cross_entropy",
             "train",
-            "train_run",
             "training_loss",
             "training_step",
         ),

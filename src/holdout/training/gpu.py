@@ -20,7 +20,7 @@ creates a context), and keep it open for the whole training::
 
     from holdout.training.gpu import gpu_slot
     with gpu_slot(log=log) as slot:    # slot.device: "cuda" or "cpu"
-        train(..., device=slot.device)
+        train(..., RunSettings(..., device=slot.device))
 """
 
 from __future__ import annotations

