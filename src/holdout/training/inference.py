@@ -22,6 +22,7 @@ import torch
 from holdout.predictions import Predictions, save_predictions
 from holdout.training.augment import center_window
 from holdout.training.loop import load_checkpoint, predict, select_device
+from holdout.training.subset import train_subset
 
 __all__ = [
     "checkpoint_name",
@@ -166,13 +167,11 @@ def load_test_sets(
 
     ``cifar10_test``; ``cifar10_train_subset``: for ``study == "seeds"`` exactly the images every
     seed model was trained on (``train_subset_path``), otherwise a seeded subset (``subset_size``,
-    ``subset_seed``, :func:`holdout.training.seeds.train_subset`) of the images the search trained
+    ``subset_seed``, :func:`holdout.training.subset.train_subset`) of the images the search trained
     on; each ``cifar10_1_<v>`` in ``test_sets`` from ``files["images_<v>"]`` (N x H x W x C) and
     ``files["labels_<v>"]`` (the rule's ``.npy`` inputs).
     ``missing_cifar10_1`` (versions whose images this config cannot have) is logged.
     """
-    from holdout.training.seeds import train_subset
-
     log = log or logging.getLogger("holdout")
     if missing_cifar10_1:
         log.info(
