@@ -1,110 +1,53 @@
-"""The CIFAR ResNet-preact family, batched augmentation, devices and memory format, the training loop, GPU slots."""
+"""Training the CIFAR models: the ResNet-preact family, batched augmentation, devices, the loop, GPU slots.
 
-from holdout.training.augment import (
-    CIFAR10_MEAN,
-    CIFAR10_STD,
-    AugmentConfig,
-    AugmentedBatch,
-    augment_batch,
-    cutout,
-    mixup,
-    normalize,
-    one_hot,
-    random_crop,
-    random_erasing,
-    random_horizontal_flip,
-    smooth_labels,
-)
-from holdout.training.device import (
-    ONEDNN_MIN_STRIDED_1X1_CHANNELS,
-    ExecutionPlan,
-    execution_plan,
-    memory_format_for,
-    select_device,
-)
-from holdout.training.loop import (
-    LOG_FIELDS,
-    LOG_NAME,
-    STATE_NAME,
-    LRSchedule,
-    RunSettings,
-    TrainConfig,
-    TrainResult,
-    build_optimizer,
-    build_scheduler,
-    checkpoint_epochs,
-    checkpoint_paths,
-    load_checkpoint,
-    parameter_groups,
-    predict,
-    soft_cross_entropy,
-    train,
-    train_run,
-    training_loss,
-    training_step,
-)
-from holdout.training.models import (
-    BasicBlock,
-    BottleneckBlock,
-    ResNetPreact,
-    ResNetPreactConfig,
-    build_resnet_preact,
-    count_parameters,
-)
-from holdout.training.progress import LogStream, log_progress
+Models (:mod:`holdout.training.models`, :mod:`holdout.training.registry`)
+-------------------------------------------------------------------------
+- :class:`ResNetPreactConfig`   hyperparameters of the CIFAR ResNet-preact (hysts' defaults).
+- :func:`build_resnet_preact`   the network of a configuration.
+
+Augmentation (:mod:`holdout.training.augment`)
+----------------------------------------------
+- :class:`AugmentConfig`        the augmentation options of Recht et al. Table 2.
+- :func:`augment_batch`         a whole batch augmented on the device (crop, flip, cutout, ...).
+- :func:`normalize`             per-channel normalisation with the CIFAR-10 mean and std.
+
+Devices (:mod:`holdout.training.device`, :mod:`holdout.training.gpu`)
+---------------------------------------------------------------------
+- :func:`select_device`         cuda, then mps, then cpu (or the one asked for).
+- :func:`memory_format_for`     channels_last where it is fast and safe, else contiguous.
+- :func:`execution_plan`        device, memory format, autocast and compile for one run.
+- :func:`gpu_slot`              a GPU slot shared by several jobs (loaded on first use).
+
+Training and prediction (:mod:`holdout.training.loop`)
+------------------------------------------------------
+- :class:`TrainConfig`          optimisation and augmentation settings (hysts' defaults).
+- :func:`train`                 one seeded run with checkpoints and a resumable state.
+- :func:`load_checkpoint`       the model of a checkpoint, in eval mode, and its metadata.
+- :func:`predict`               the predicted classes of a model on images.
+
+The studies that train: :mod:`holdout.training.search`, :mod:`holdout.training.seeds` (their
+jobs: :mod:`holdout.training.jobs`, predictions: :mod:`holdout.training.inference`).
+"""
+
+from holdout.training.augment import AugmentConfig, augment_batch, normalize
+from holdout.training.device import execution_plan, memory_format_for, select_device
+from holdout.training.loop import TrainConfig, load_checkpoint, predict, train
+from holdout.training.models import ResNetPreactConfig, build_resnet_preact
 
 __all__ = [
-    "CIFAR10_MEAN",
-    "CIFAR10_STD",
-    "ENV_GPUS",
-    "ENV_LOCK_DIR",
-    "LOG_FIELDS",
-    "LOG_NAME",
-    "ONEDNN_MIN_STRIDED_1X1_CHANNELS",
-    "STATE_NAME",
     "AugmentConfig",
-    "AugmentedBatch",
-    "BasicBlock",
-    "BottleneckBlock",
-    "ExecutionPlan",
-    "GpuSlot",
-    "LRSchedule",
-    "LogStream",
-    "ResNetPreact",
     "ResNetPreactConfig",
-    "RunSettings",
     "TrainConfig",
-    "TrainResult",
     "augment_batch",
-    "build_optimizer",
     "build_resnet_preact",
-    "build_scheduler",
-    "checkpoint_epochs",
-    "checkpoint_paths",
-    "count_parameters",
-    "cutout",
-    "default_lock_dir",
     "execution_plan",
     "gpu_slot",
     "load_checkpoint",
-    "log_progress",
     "memory_format_for",
-    "mixup",
     "normalize",
-    "one_hot",
-    "parameter_groups",
     "predict",
-    "random_crop",
-    "random_erasing",
-    "random_horizontal_flip",
     "select_device",
-    "smooth_labels",
-    "soft_cross_entropy",
     "train",
-    "train_run",
-    "training_loss",
-    "training_step",
-    "visible_gpus",
 ]
 
 
