@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from holdout.predictions import Predictions
 
@@ -32,6 +31,8 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     Uses ``scipy.stats.binomtest(k, n).proportion_ci(1 - alpha, method="exact")``, i.e.
     the Beta quantiles B(alpha/2; k, n - k + 1) and B(1 - alpha/2; k + 1, n - k).
     """
+    from scipy import stats  # imported on use: holdout.config's parse-time checks import this package
+
     k, n = _as_count("k", k), _as_count("n", n)
     if n <= 0 or not 0 <= k <= n:
         raise ValueError(f"clopper_pearson needs 0 <= k <= n and n > 0, got k={k}, n={n}")

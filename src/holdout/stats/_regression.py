@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 __all__ = ["LinearFit", "fit_band", "linear_fit"]
 
@@ -36,6 +35,8 @@ def linear_fit(x: Sequence[float], y: Sequence[float]) -> LinearFit:
     SE(slope) = s / sqrt(Sxx), SE(intercept) = s * sqrt(1/n + mean(x)^2 / Sxx),
     s^2 = sum(residual^2) / (n - 2).
     """
+    from scipy import stats  # imported on use: holdout.config's parse-time checks import this package
+
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1 or x.size < 3:
@@ -68,6 +69,8 @@ def fit_band(fit: LinearFit, x: Sequence[float], level: float = 0.95) -> tuple[n
     y_hat +- t_{(1+level)/2, n-2} * s * sqrt(1/n + (x - mean(x))^2 / Sxx).
     Returns ``(y_hat, lower, upper)``.
     """
+    from scipy import stats  # imported on use: holdout.config's parse-time checks import this package
+
     x = np.asarray(x, dtype=float)
     if not 0 < level < 1:  # also false for NaN
         raise ValueError(f"level must be in (0, 1), got {level}")
