@@ -28,14 +28,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.bounds.study import testable_model_counts
-from holdout.cifar10_1.recht import (
-    LinearFit,
-    accuracy_table,
-    fit_band,
-    linear_fit,
-    table1,
-    table4,
-)
+from holdout.cifar10_1.recht import table1, table4
 from holdout.data.core import DataError, convert_user_predictions, read_user_labels
 from holdout.predictions import Predictions, PredictionsError, load_predictions
 from holdout.predictions import align_models as _align_models
@@ -49,6 +42,7 @@ from holdout.similarity.core import (
     summarize_similarity,
     upper_pairs,
 )
+from holdout.stats import LinearFit, accuracy_table, fit_band, linear_fit
 from holdout.stats import independent_similarity as _independent_similarity
 
 __all__ = [
