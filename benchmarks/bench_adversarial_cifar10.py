@@ -22,12 +22,8 @@ import numpy as np
 import torch
 
 from holdout.adversarial import cifar10 as ac
-from holdout.training import (
-    CIFAR10_MEAN,
-    CIFAR10_STD,
-    ResNetPreactConfig,
-    build_resnet_preact,
-)
+from holdout.training import ResNetPreactConfig, build_resnet_preact
+from holdout.training.loop import CIFAR10_MEAN, CIFAR10_STD
 
 
 class TimedModel(torch.nn.Module):

@@ -17,6 +17,25 @@ def repo() -> Path:
     return REPO
 
 
+def load_workflow_config(*configfiles: str) -> dict:
+    """config/config.yaml, then ``configfiles`` (Snakemake's merge), with the schema's defaults
+    filled in: the configuration the workflow sees (config.yaml sets only what differs)."""
+    import yaml
+    from snakemake.utils import update_config, validate
+
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    for name in configfiles:
+        update_config(cfg, yaml.safe_load((REPO / name).read_text()))
+    validate(cfg, str(REPO / "config" / "schema.yaml"), set_default=True)
+    return cfg
+
+
+@pytest.fixture
+def workflow_config() -> dict:
+    """:func:`load_workflow_config` of config/config.yaml alone (a fresh copy per test)."""
+    return load_workflow_config()
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The offline mirror ``../shared/data`` (CI and developers always have it).

@@ -1,17 +1,33 @@
 """holdout: reproducible audits of test-set reuse in machine learning.
 
-Subpackages, one per study (named like its Snakemake rules file and results folder):
+Statistics shared by the studies
+--------------------------------
+- ``holdout.stats``        Clopper-Pearson intervals, Delta Rank, the least-squares line and its band,
+  the independent-errors similarity (one definition each, scipy.stats style).
 
-- ``holdout.bounds``      Mania et al. (2019): union, similarity and naive-Bayes bounds.
-- ``holdout.rvw``         Arora & Zhang (2021): Rip van Winkle's Razor.
-- ``holdout.data``        fetching, checksums, converters to the predictions format.
-- ``holdout.predictions`` the one predictions format crossing the model/analysis seam.
-- ``holdout.cifar10_1``   Recht et al. (2018): CIFAR-10.1 tables and figures.
-- ``holdout.similarity``  pairwise model similarity and similarity covers.
-- ``holdout.adversarial`` Werpachowski et al. (2019): the adversarial overfitting test.
-- ``holdout.training``    the CIFAR ResNet-preact family, augmentation, training loop, GPU slots.
-- ``holdout.plotting``, ``holdout.tables``: one figure saver (PNG + PDF + CSV), one table writer.
-- ``holdout.runlog``      logging and timing helpers for the workflow scripts.
+Studies, one per paper (named like the Snakemake rules files and results folders)
+----------------------------------------------------------------------------------
+- ``holdout.cifar10_1``    Recht et al. (2018): CIFAR-10.1 Tables 1, 4, 5 and Figure 2.
+- ``holdout.retraining``   Recht et al. (2018) Sec. 5.4-5.6: retraining on CIFAR-10 + CIFAR-10.1.
+- ``holdout.imagenetv2``   Recht et al. (2019): ImageNet -> ImageNetV2 on the 67-model testbed.
+- ``holdout.bounds``       Mania et al. (2019): union, similarity and naive-Bayes bounds.
+- ``holdout.similarity``   Mania et al. (2019): pairwise model similarity and similarity covers.
+- ``holdout.adversarial``  Werpachowski et al. (2019): the adversarial overfitting test.
+- ``holdout.rvw``          Arora & Zhang (2021): Rip van Winkle's Razor.
+- ``holdout.training``     the CIFAR ResNet-preact family, augmentation, training loop, GPU slots.
+
+Built on the studies
+--------------------
+- ``holdout.audit``        ``holdout audit``: every lens of the four papers on a user's own models.
+
+Inputs, outputs and plumbing
+----------------------------
+- ``holdout.data``         fetching with checksums, converters to the predictions format.
+- ``holdout.predictions``  the one predictions format crossing the model/analysis seam.
+- ``holdout.config``       loading and checking the workflow's configuration.
+- ``holdout.plotting``     one figure saver (PNG + PDF + CSV of the plotted values).
+- ``holdout.tables``       one table writer (CSV + Markdown) and the number formats of the papers.
+- ``holdout.runlog``       logging and timing helpers for the workflow scripts.
 """
 
 __version__ = "0.1.0"

@@ -192,8 +192,9 @@ def check_similarity(config: Config) -> None:
 
 def _independent_similarity(accuracy: float) -> float:
     """mu^2 + (1 - mu)^2 for error mu = 1 - accuracy (Mania et al. Sec. 5.1)."""
-    mu = 1.0 - float(accuracy)
-    return mu * mu + (1.0 - mu) * (1.0 - mu)
+    from holdout.stats import independent_similarity  # numpy: imported only when bounds are checked
+
+    return independent_similarity(1.0 - float(accuracy))
 
 
 def _check_above_independent(key: str, similarity: float, accuracy: float, accuracy_key: str) -> None:

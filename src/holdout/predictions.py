@@ -33,6 +33,7 @@ import numpy as np
 __all__ = [
     "Predictions",
     "PredictionsError",
+    "align_models",
     "load_predictions",
     "save_predictions",
 ]
@@ -199,6 +200,18 @@ def save_predictions(path: str | Path, preds: Predictions) -> None:
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, **arrays)
     tmp.replace(path)
+
+
+def align_models(original: Predictions, new: Predictions, source: str) -> Predictions:
+    """``new`` reordered to the models of ``original``; the two must hold the same model names
+    (else :class:`PredictionsError` naming ``source``)."""
+    missing = [m for m in original.model_names if m not in new.model_names]
+    extra = [m for m in new.model_names if m not in original.model_names]
+    if missing or extra:
+        raise PredictionsError(
+            f"{source}: model names differ from the original predictions (missing {missing[:5]}, extra {extra[:5]})"
+        )
+    return new.subset(list(original.model_names))
 
 
 def load_predictions(path: str | Path) -> Predictions:

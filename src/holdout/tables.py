@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -57,3 +58,21 @@ def write_table(
     if markdown is not None:
         Path(markdown).parent.mkdir(parents=True, exist_ok=True)
         Path(markdown).write_text(markdown_text if markdown_text is not None else markdown_table(df))
+
+
+def format_interval(value: float, low: float, high: float, digits: int = 1) -> str:
+    """``"97.1 [96.8, 97.4]"`` (the paper's style), or ``"n/a"`` for NaN."""
+    if any(pd.isna(v) for v in (value, low, high)):
+        return "n/a"
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def fmt_gain(value: object) -> str:
+    """A gain as in Mania et al. Table 1: '9.6x' below 1000, '1.5e4x' above."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    v = float(value)  # type: ignore[arg-type]
+    if v < 1000:
+        return f"{v:.1f}x"
+    mantissa, exponent = f"{v:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}x"

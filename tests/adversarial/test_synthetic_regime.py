@@ -8,7 +8,6 @@ import logging
 
 import pandas as pd
 import pytest
-import yaml
 
 from holdout.adversarial import study
 from holdout.adversarial import synthetic as syn
@@ -29,8 +28,8 @@ def _run(cfg: dict, case: str) -> tuple[pd.DataFrame, pd.DataFrame, syn.TrainedM
 
 
 @pytest.mark.slow  # ~7 s (numba kernel; ~15 CPU-s with the numpy fallback): 2 cases of 3 runs x 2,000 steps in R^500
-def test_figure4_regime_reduced_size(repo):
-    cfg = yaml.safe_load((repo / "config/config.yaml").read_text())["adversarial"]["synthetic"]
+def test_figure4_regime_reduced_size(workflow_config):
+    cfg = workflow_config["adversarial"]["synthetic"]
     # the paper's data, model and attack (D = 500, 500 training points, 1,000 dependent test
     # points of which 500 are trained on); fewer runs (3, not 100), steps (2,000, not 50,000)
     # and independent test points (1,000, not 10,000)

@@ -111,8 +111,8 @@ def test_official_md5_is_rejected_for_a_rebuild(tmp_path):
     assert load_cifar10(dest).test_labels.shape == (5,)
 
 
-def test_config_names_official_md5_and_offline_names_rebuild_md5(repo):
-    default = yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]
+def test_config_names_official_md5_and_offline_names_rebuild_md5(repo, workflow_config):
+    default = workflow_config["data"]
     offline = yaml.safe_load((repo / "config" / "offline.yaml").read_text())["data"]
     assert default["checksums"][ARCHIVE] == f"md5:{OFFICIAL_MD5}"
     assert default["urls"][ARCHIVE] == "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"

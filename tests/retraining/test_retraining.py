@@ -12,17 +12,19 @@ from holdout.retraining import (
     balanced_draw,
     cv_fold,
     cv_splits,
-    cv_splits_frame,
     half_split,
     hard_images,
+    sec55_from_predictions,
+    sec55_table,
+    table2,
+)
+from holdout.retraining.core import (
+    cv_splits_frame,
     load_run_sources,
     read_cv_splits,
     run_arrays,
     run_data,
-    sec55_from_predictions,
     sec55_markdown,
-    sec55_table,
-    table2,
     table2_markdown,
 )
 from holdout.retraining.plots import figure1, figure3, image_mosaic

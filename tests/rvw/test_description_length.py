@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -273,3 +274,22 @@ def test_schema_and_cycle_messages(tmp_path: Path):
     p = _write(tmp_path, {"name": "x", "parts": [{"counted": {"bits": float("inf"), "what": "w"}}]}, "inf.yaml")
     with pytest.raises(DescriptionError, match=r"inf\.yaml: parts\[0\]\.counted\.bits: expected a finite number"):
         description_length(p)
+
+
+def test_schema_file_lists_the_vocabulary():
+    """description.schema.json (package data) names exactly the operators and layers of
+    holdout.rvw.vocabulary (Arora & Zhang Appendix B), in its enums and in its messages."""
+    from importlib import resources
+
+    from holdout.rvw import vocabulary as V
+    from holdout.rvw.description import DESCRIPTION_SCHEMA
+
+    text = resources.files("holdout.rvw").joinpath("description.schema.json").read_text(encoding="utf-8")
+    assert json.loads(text) == DESCRIPTION_SCHEMA
+    part = DESCRIPTION_SCHEMA["properties"]["parts"]["items"]["properties"]
+    op = part["math"]["properties"]["operators"]["additionalProperties"]["prefixItems"][0]
+    assert op["enum"] == list(V.MATH_OPERATIONS)
+    assert op["x-problem"].endswith(", ".join(V.MATH_OPERATIONS))
+    layer = part["network"]["properties"]["chain"]["items"]["properties"]["layer"]
+    assert layer["enum"] == [*V.DEEP_LEARNING_LAYERS, *V.LAYER_ALIASES]
+    assert layer["x-problem"].endswith(", ".join(V.DEEP_LEARNING_LAYERS))

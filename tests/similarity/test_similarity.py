@@ -8,7 +8,6 @@ import itertools
 import golden
 import numpy as np
 import pytest
-import yaml
 
 from holdout.data.core import convert_imagenet_testbed
 from holdout.similarity.core import (
@@ -213,8 +212,10 @@ def test_resolve_subset_kinds_and_errors():
 
 
 @pytest.fixture(scope="module")
-def imagenet_val(repo, shared_data):
-    cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+def imagenet_val(shared_data):
+    from conftest import load_workflow_config
+
+    cfg = load_workflow_config()
     base = shared_data / "ImageNetV2" / "data"
     files = {
         m: base / "predictions" / "imagenet-validation-original" / f"{m}.npy" for m in cfg["data"]["imagenet_models"]

@@ -18,14 +18,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from holdout.training import (
-    LogStream,
-    ResNetPreactConfig,
-    execution_plan,
-    log_progress,
-    memory_format_for,
-    select_device,
-)
+from holdout.training import ResNetPreactConfig, execution_plan, memory_format_for, select_device
+from holdout.training.loop import log_progress
+from holdout.training.progress import LogStream
 
 REPO = Path(__file__).resolve().parents[2]
 CPU = torch.device("cpu")

@@ -10,17 +10,14 @@ import torch
 
 from holdout.training import (
     AugmentConfig,
-    LRSchedule,
     ResNetPreactConfig,
     TrainConfig,
     augment_batch,
     build_resnet_preact,
-    cutout,
     normalize,
-    parameter_groups,
-    random_erasing,
 )
-from holdout.training.augment import center_window, random_window
+from holdout.training.augment import center_window, cutout, random_erasing, random_window
+from holdout.training.loop import LRSchedule, parameter_groups
 
 
 def _gen(seed=0):

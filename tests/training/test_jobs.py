@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from holdout.predictions import load_predictions
-from holdout.training import LOG_NAME, ResNetPreactConfig, TrainConfig
+from holdout.training import ResNetPreactConfig, TrainConfig
 from holdout.training.inference import load_test_sets, save_per_test_set
 from holdout.training.jobs import TrainJob, load_train_subset, predict_job, train_job, write_json
+from holdout.training.loop import LOG_NAME
 from holdout.training.search import model_name, sample_configs, search_job
 from holdout.training.seeds import recipe_from_config, seeds_job, window_test_time
 

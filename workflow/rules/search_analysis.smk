@@ -9,7 +9,8 @@ include: "search_analysis_helpers.smk"
 
 
 rule search_analysis_figure3:
-    """Mania et al. Fig. 3: pair similarities of the checkpoints with accuracy >= 50% vs independent errors, N_eta."""
+    """Mania et al. Fig. 3: pair similarities of the checkpoints with accuracy >= search_analysis.min_accuracy
+    vs independent errors, N_eta (the paper and config/paper.yaml: 50%; the CPU default: 25%)."""
     input:
         predictions=search_analysis_predictions(config["search_analysis"]["test_set"]),
     output:

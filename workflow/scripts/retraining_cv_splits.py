@@ -3,7 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from holdout.retraining import cv_splits, cv_splits_frame
+from holdout.retraining import cv_splits
+from holdout.retraining.core import cv_splits_frame
 from holdout.runlog import script_logger
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

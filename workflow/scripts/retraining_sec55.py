@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 
 from holdout.predictions import load_predictions
-from holdout.retraining import sec55_from_predictions, sec55_markdown
+from holdout.retraining import sec55_from_predictions
+from holdout.retraining.core import sec55_markdown
 from holdout.runlog import script_logger
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

@@ -6,7 +6,8 @@ from pathlib import Path
 import pandas as pd
 
 from holdout.predictions import load_predictions
-from holdout.retraining import table2, table2_markdown
+from holdout.retraining import table2
+from holdout.retraining.core import table2_markdown
 from holdout.runlog import script_logger
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

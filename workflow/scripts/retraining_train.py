@@ -9,7 +9,7 @@ class-balanced half of CIFAR-10.1 v4, evaluate on all of v4). With ``train_per_c
 from pathlib import Path
 
 from holdout.predictions import save_predictions
-from holdout.retraining import load_run_sources, read_cv_splits, run_arrays, run_data
+from holdout.retraining.core import load_run_sources, read_cv_splits, run_arrays, run_data
 from holdout.retraining.train import retrain_and_predict
 from holdout.runlog import script_logger
 from holdout.training import TrainConfig

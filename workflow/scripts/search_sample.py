@@ -4,7 +4,7 @@ import numpy as np
 
 from holdout.runlog import script_logger
 from holdout.training.search import sample_configs
-from holdout.training.seeds import train_subset
+from holdout.training.subset import train_subset
 
 log = script_logger(snakemake.log[0])
 p = snakemake.params

@@ -5,7 +5,8 @@ import json
 import numpy as np
 
 from holdout.runlog import script_logger
-from holdout.training.seeds import recipe_from_config, train_subset
+from holdout.training.seeds import recipe_from_config
+from holdout.training.subset import train_subset
 
 log = script_logger(snakemake.log[0])
 recipe = recipe_from_config(snakemake.params.cfg)

@@ -1,10 +1,24 @@
 """Werpachowski et al. (2019), *Detecting overfitting via adversarial examples*.
 
-- ``holdout.adversarial.stats``: R_S, the importance-weighted adversarial risk R_g,
-  the statistic T_i, empirical Bernstein bounds and the tests (Sec. 3).
-- ``holdout.adversarial.synthetic``: the synthetic experiment (Sec. 4, Appendix A).
-- ``holdout.adversarial.translation``: translation attacks with exact densities
-  (Sec. 5.1, Appendix B).
+Risks and the statistic T_i (Sec. 2.2 and 3)
+---------------------------------------------
+- :func:`empirical_error`      R_S(f), the error on the test set (Sec. 2).
+- :func:`adversarial_risk`     R_g(f), the importance-weighted adversarial risk (eq. 2).
+- :func:`t_statistic`          T_i = L(f, g(X_i)) h_g(g(X_i)) - L(f, X_i), per example (eq. 5).
+
+Bounds and tests (Sec. 3)
+-------------------------
+- :func:`bernstein_bound`      the empirical Bernstein bound B(m, sigma^2, delta, U) (eq. 6).
+- :func:`bernstein_p_value`    the p-value of an observed |T| under that bound (eq. 7).
+- :func:`interval_test`        the confidence-interval test (Sec. 3.1).
+- :func:`pairwise_test`        the pairwise independence test (Sec. 3.2).
+- :func:`n_model_test`         the N-model test (Sec. 3.3).
+- :class:`IntervalTestResult`, :class:`OverfittingTestResult`: their results.
+
+The studies are modules: :mod:`~holdout.adversarial.synthetic` (Sec. 4, Appendix A),
+:mod:`~holdout.adversarial.translation` (translation attacks with exact densities, Sec. 5.1,
+Appendix B), :mod:`~holdout.adversarial.imagenet` (Sec. 5.1, Figure 5) and
+:mod:`~holdout.adversarial.cifar10` (Sec. 5.2 on our seeds models).
 """
 
 from holdout.adversarial.stats import (
@@ -26,9 +40,9 @@ __all__ = [
     "adversarial_risk",
     "bernstein_bound",
     "bernstein_p_value",
+    "empirical_error",
     "interval_test",
     "n_model_test",
     "pairwise_test",
     "t_statistic",
-    "empirical_error",
 ]

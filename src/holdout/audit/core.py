@@ -27,18 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.bounds.core import union_bound_k
-from holdout.bounds.study import count_testable_models
-from holdout.cifar10_1.recht import (
-    LinearFit,
-    accuracy_table,
-    fit_band,
-    linear_fit,
-    table1,
-    table4,
-)
+from holdout.bounds.study import testable_model_counts
+from holdout.cifar10_1.recht import table1, table4
 from holdout.data.core import DataError, convert_user_predictions, read_user_labels
 from holdout.predictions import Predictions, PredictionsError, load_predictions
+from holdout.predictions import align_models as _align_models
 from holdout.rvw.core import DescriptionError, description_length, index_bits, rvw_bound
 from holdout.similarity.core import (
     SimilaritySummary,
@@ -49,6 +42,8 @@ from holdout.similarity.core import (
     summarize_similarity,
     upper_pairs,
 )
+from holdout.stats import LinearFit, accuracy_table, fit_band, linear_fit
+from holdout.stats import independent_similarity as _independent_similarity
 
 __all__ = [
     "AuditError",
@@ -120,14 +115,12 @@ def load_audit_predictions(
 
 
 def align_models(original: Predictions, new: Predictions, source: str) -> Predictions:
-    """``new`` reordered to the models of ``original``; the two must hold the same model names."""
-    missing = [m for m in original.model_names if m not in new.model_names]
-    extra = [m for m in new.model_names if m not in original.model_names]
-    if missing or extra:
-        raise AuditError(
-            f"{source}: model names differ from the original predictions (missing {missing[:5]}, extra {extra[:5]})"
-        )
-    return new.subset(list(original.model_names))
+    """``new`` reordered to the models of ``original``; the two must hold the same model names
+    (:func:`holdout.predictions.align_models`, its error as :class:`AuditError`)."""
+    try:
+        return _align_models(original, new, source)
+    except PredictionsError as exc:
+        raise AuditError(str(exc)) from None
 
 
 # ---------------------------------------------------------------------------
@@ -245,8 +238,7 @@ class BoundsLens:
 
     @property
     def independent_similarity(self) -> float:
-        mu = 1.0 - self.mean_accuracy
-        return mu * mu + (1.0 - mu) * (1.0 - mu)
+        return _independent_similarity(1.0 - self.mean_accuracy)
 
     @property
     def similarity_gain(self) -> float:
@@ -279,11 +271,7 @@ def bounds_lens(
     if not 0.0 < error < 1.0:
         raise AuditError(f"mean accuracy {mean_accuracy} leaves no error rate in (0, 1) for the bounds")
     sim = float(mean_similarity)
-    if sim >= error * error + (1.0 - error) * (1.0 - error):
-        tm = count_testable_models(int(n), error, sim, eps, delta)
-        ks = (tm.union_k, tm.similarity_k, tm.naive_bayes_k)
-    else:
-        ks = (union_bound_k(int(n), error, eps, delta), None, None)
+    ks = testable_model_counts(int(n), error, sim, eps, delta)
     return BoundsLens(int(n), float(mean_accuracy), sim, eps, delta, *ks, int(models_used))
 
 

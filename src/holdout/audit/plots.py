@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from holdout.audit.core import BoundsLens
+from holdout.cifar10_1.plots import plot_new_vs_original
 
 __all__ = ["plot_accuracies", "plot_new_vs_original", "plot_testable_models"]
 
@@ -43,70 +44,6 @@ def plot_accuracies(acc: pd.DataFrame, title: str, max_models: int = 40) -> Figu
     more = f" (best {max_models} of {len(acc)})" if len(acc) > max_models else ""
     ax.set_title(title + more)
     ax.grid(alpha=0.3, axis="x")
-    fig.tight_layout()
-    return fig
-
-
-def plot_new_vs_original(
-    points: pd.DataFrame,
-    band: pd.DataFrame | None,
-    *,
-    title: str,
-    xlabel: str = "Original test accuracy (%)",
-    ylabel: str = "New test accuracy (%)",
-    band_level: float = 0.95,
-    groups: pd.Series | None = None,
-) -> Figure:
-    """Recht et al. Figure 2 for any pair of test sets: new vs original accuracy with interval bars,
-    the least-squares line and its band, and y = x.
-
-    ``points``: columns orig_accuracy, orig_ci_low, orig_ci_high, new_accuracy, new_ci_low,
-    new_ci_high (percent). ``band``: x, fit, band_low, band_high, or None (no line). ``groups``:
-    optional label per point (e.g. convolutional / Fisher vectors), one colour each.
-    """
-    fig, ax = plt.subplots(figsize=(5.2, 4.6))
-    lo_x = max(0.0, points["orig_ci_low"].min() - 2)
-    lo_y = max(0.0, points["new_ci_low"].min() - 2)
-    ax.plot([lo_x, 100], [lo_x, 100], ls="--", color="0.35", lw=1, label="y = x")
-    if band is not None:
-        ax.fill_between(
-            band["x"],
-            band["band_low"],
-            band["band_high"],
-            color=LINE,
-            alpha=0.2,
-            lw=0,
-            label=f"{100 * band_level:.0f}% confidence band",
-        )
-        ax.plot(band["x"], band["fit"], color=LINE, lw=1.5, label="Linear fit")
-    labels = (
-        pd.Series(["Model accuracy (95% Clopper-Pearson)"] * len(points), index=points.index)
-        if groups is None
-        else groups
-    )
-    for i, (name, part) in enumerate(points.groupby(labels.to_numpy(), sort=False)):
-        colour = POINTS if i == 0 else f"C{i + 1}"
-        ax.errorbar(
-            part["orig_accuracy"],
-            part["new_accuracy"],
-            xerr=[part["orig_accuracy"] - part["orig_ci_low"], part["orig_ci_high"] - part["orig_accuracy"]],
-            yerr=[part["new_accuracy"] - part["new_ci_low"], part["new_ci_high"] - part["new_accuracy"]],
-            fmt="o",
-            ms=3.5,
-            color=colour,
-            ecolor=colour,
-            elinewidth=0.8,
-            capsize=0,
-            label=name,
-        )
-    hi = max(points["orig_ci_high"].max(), points["new_ci_high"].max())
-    ax.set_xlim(lo_x, min(100, points["orig_ci_high"].max() + 2))
-    ax.set_ylim(lo_y, min(100, hi + 2))
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
 

@@ -1,80 +1,70 @@
-"""Mania et al. 2019, *Model similarity mitigates test set overuse*: the union,
-similarity and naive-Bayes bounds (core) and the study tables of Fig. 1b, Fig. 2 and Table 1 (study)."""
+"""Mania et al. (2019), *Model similarity mitigates test set overuse*: the bounds, exact.
+
+Union bound (2)
+---------------
+- :func:`deviation_thresholds`          integer thresholds of one model's deviation events.
+- :func:`union_bound_probability`       k times the two tails of one model's error count.
+- :func:`union_bound_k`                 the largest k with failure probability at most delta.
+
+Similarity bound (3) + (8) and the coupling of Appendix B
+---------------------------------------------------------
+- :func:`pair_coupling`                 the coupling (13)-(14) of two losses with given similarity.
+- :func:`pair_tail_probability`         probability (8) that two similar models both deviate.
+- :func:`similarity_bound_probability`  bound (3) with (8).
+- :func:`similarity_bound_k`            its largest k.
+
+Naive-Bayes bound (Assumption A1, Appendix B)
+---------------------------------------------
+- :func:`naive_bayes_probability`       the bound under A1.
+- :func:`naive_bayes_bound_k`           its largest k.
+
+Closed forms (Theorem 2, Corollary 4)
+-------------------------------------
+- :func:`theorem2_probability`          right-hand side of (4) for a similarity cover of size N_eta.
+- :func:`theorem2_eps`                  the eps at which (4) equals delta.
+- :func:`corollary4`                    adaptive analyst, trivial mechanism (eq. 7).
+
+Testable models (Sec. 5.1, Table 1, Figure 2)
+---------------------------------------------
+- :func:`count_testable_models`         the k of the three bounds at (n, error, similarity, eps, delta).
+- :func:`testable_model_counts`         the same for measured models (similarity and naive-Bayes
+  counts None below the independent-errors similarity).
+
+The implementations: :mod:`holdout.bounds.core` (the bounds; log-space binomial numerics in
+``_binomial``, Theorem 2 and Corollary 4 in ``_theorem2``) and :mod:`holdout.bounds.study` (the
+tables and grids of the workflow). The independent-errors baseline is
+:func:`holdout.stats.independent_similarity`.
+"""
 
 from holdout.bounds.core import (
-    Corollary4,
-    PairCoupling,
     corollary4,
-    corollary4_eps,
     deviation_thresholds,
-    independent_similarity,
-    joint_distribution,
     naive_bayes_bound_k,
     naive_bayes_probability,
     pair_coupling,
     pair_tail_probability,
     similarity_bound_k,
     similarity_bound_probability,
-    similarity_cover_bound,
-    similarity_cover_eps,
     theorem2_eps,
-    theorem2_eps_high_similarity,
-    theorem2_max_similarity,
-    theorem2_min_similarity_high,
     theorem2_probability,
     union_bound_k,
     union_bound_probability,
 )
-from holdout.bounds.study import (
-    ModelCounts,
-    Setting,
-    count_testable_models,
-    figure1b_table,
-    figure2_panel,
-    fmt_gain,
-    gain_grid,
-    load_measured_setting,
-    load_setting,
-    save_setting,
-    table1,
-    table1_markdown,
-    table1_notes,
-)
+from holdout.bounds.study import count_testable_models, testable_model_counts
 
 __all__ = [
-    "independent_similarity",
-    "joint_distribution",
-    "PairCoupling",
-    "pair_coupling",
-    "deviation_thresholds",
-    "union_bound_probability",
-    "union_bound_k",
-    "pair_tail_probability",
-    "similarity_bound_probability",
-    "similarity_bound_k",
-    "naive_bayes_probability",
-    "naive_bayes_bound_k",
-    "theorem2_probability",
-    "theorem2_max_similarity",
-    "theorem2_eps",
-    "theorem2_min_similarity_high",
-    "theorem2_eps_high_similarity",
-    "similarity_cover_bound",
-    "similarity_cover_eps",
-    "Corollary4",
     "corollary4",
-    "corollary4_eps",
-    "Setting",
-    "load_measured_setting",
-    "ModelCounts",
     "count_testable_models",
-    "gain_grid",
-    "figure1b_table",
-    "table1",
-    "fmt_gain",
-    "table1_markdown",
-    "figure2_panel",
-    "load_setting",
-    "save_setting",
-    "table1_notes",
+    "deviation_thresholds",
+    "naive_bayes_bound_k",
+    "naive_bayes_probability",
+    "pair_coupling",
+    "pair_tail_probability",
+    "similarity_bound_k",
+    "similarity_bound_probability",
+    "testable_model_counts",
+    "theorem2_eps",
+    "theorem2_probability",
+    "union_bound_k",
+    "union_bound_probability",
 ]

@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 
 from holdout.bounds.core import (
-    independent_similarity,
     naive_bayes_bound_k,
     similarity_bound_k,
     union_bound_k,
 )
-from holdout.tables import markdown_table
+from holdout.stats import independent_similarity
+from holdout.tables import fmt_gain, markdown_table
 
 __all__ = [
     "Setting",
@@ -31,6 +31,7 @@ __all__ = [
     "check_similarity_above_independent",
     "ModelCounts",
     "count_testable_models",
+    "testable_model_counts",
     "gain_grid",
     "figure1b_table",
     "figure2_panel",
@@ -202,6 +203,21 @@ def count_testable_models(
     )
 
 
+def testable_model_counts(
+    n: int, error: float, similarity: float, eps: float, delta: float
+) -> tuple[int, int | None, int | None]:
+    """(union_k, similarity_k, naive_bayes_k) of :func:`count_testable_models` for measured models.
+
+    The similarity and naive-Bayes counts are None when ``similarity`` is below the
+    independent-errors similarity mu^2 + (1 - mu)^2 at ``error`` = mu: the coupling behind both
+    bounds (Mania et al. App. B) needs at least that much, and then only the union bound applies.
+    """
+    if similarity >= independent_similarity(error):
+        tm = count_testable_models(n, error, similarity, eps, delta)
+        return tm.union_k, tm.similarity_k, tm.naive_bayes_k
+    return union_bound_k(n=n, error=error, eps=eps, delta=delta), None, None
+
+
 def _count_testable_models_kw(kw: dict[str, object]) -> ModelCounts:
     return count_testable_models(**kw)  # type: ignore[arg-type]
 
@@ -363,17 +379,6 @@ def table1(
             }
         )
     return pd.DataFrame(out)
-
-
-def fmt_gain(value: object) -> str:
-    """A gain as in Mania et al. Table 1: '9.6x' below 1000, '1.5e4x' above."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    v = float(value)  # type: ignore[arg-type]
-    if v < 1000:
-        return f"{v:.1f}x"
-    mantissa, exponent = f"{v:.1e}".split("e")
-    return f"{mantissa}e{int(exponent)}x"
 
 
 _TABLE1_COLUMNS = {

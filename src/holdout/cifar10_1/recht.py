@@ -11,16 +11,11 @@ Conventions: accuracies, gaps and errors in the returned tables are in percent; 
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from holdout.predictions import Predictions
-from holdout.tables import markdown_table
+from holdout.stats import LinearFit, accuracy_table, clopper_pearson, delta_rank, fit_band, linear_fit
+from holdout.tables import format_interval, markdown_table
 
 __all__ = [
     "LinearFit",
@@ -41,68 +36,6 @@ __all__ = [
     "table5",
     "table5_markdown",
 ]
-
-
-def _as_count(name: str, value: object) -> int:
-    """``value`` as an int when it is a whole number (int, numpy integer, or integral float); else ValueError."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    try:
-        as_float = math.nan if isinstance(value, (bool, np.bool_)) else float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        as_float = math.nan
-    if not as_float.is_integer():
-        raise ValueError(f"{name} must be a whole number (a count), got {value!r}")
-    return int(as_float)
-
-
-def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
-    """Exact (Clopper-Pearson) 1 - alpha interval for a binomial proportion k / n.
-
-    Uses ``scipy.stats.binomtest(k, n).proportion_ci(1 - alpha, method="exact")``, i.e.
-    the Beta quantiles B(alpha/2; k, n - k + 1) and B(1 - alpha/2; k + 1, n - k).
-    """
-    k, n = _as_count("k", k), _as_count("n", n)
-    if n <= 0 or not 0 <= k <= n:
-        raise ValueError(f"clopper_pearson needs 0 <= k <= n and n > 0, got k={k}, n={n}")
-    if not 0 < alpha < 1:  # also false for NaN
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    ci = stats.binomtest(k, n).proportion_ci(confidence_level=1 - alpha, method="exact")
-    return float(ci.low), float(ci.high)
-
-
-def accuracy_table(preds: Predictions, alpha: float = 0.05) -> pd.DataFrame:
-    """Per model: correct count, n, accuracy and its Clopper-Pearson interval (percent)."""
-    correct = preds.correct_counts()
-    n = preds.num_examples
-    rows = []
-    for name, k in zip(preds.model_names, correct):
-        lo, hi = clopper_pearson(int(k), n, alpha)
-        # 100 * (k / n), not 100 * k / n: the two differ in the last bit, and the paper's
-        # printed digits on exact halves (e.g. 1697 / 2000 -> 84.9 in Table 5) follow the former
-        rows.append(
-            {
-                "model": name,
-                "correct": int(k),
-                "n": n,
-                "accuracy": 100 * (int(k) / n),
-                "ci_low": 100 * lo,
-                "ci_high": 100 * hi,
-            }
-        )
-    return pd.DataFrame(rows, columns=["model", "correct", "n", "accuracy", "ci_low", "ci_high"])
-
-
-def delta_rank(acc_orig: Sequence[float], acc_new: Sequence[float]) -> np.ndarray:
-    """Delta Rank of Recht et al. Table 1: rank on the original minus rank on the new test set.
-
-    Rank 1 is the most accurate; ties share the best rank ("min" ranking, which is what
-    the paper's Table 1 shows for the tied new accuracies of vgg_15_BN_64 and
-    resnet_basic_32). Negative: the model dropped in the ranking on the new test set.
-    """
-    r_orig = stats.rankdata(-np.asarray(acc_orig, dtype=float), method="min")
-    r_new = stats.rankdata(-np.asarray(acc_new, dtype=float), method="min")
-    return (r_orig - r_new).astype(int)
 
 
 def _by_model(df: pd.DataFrame, prefix: str) -> pd.DataFrame:
@@ -182,79 +115,6 @@ def table5(
         "paper_style_ci_high",
     ]
     return df[cols].reset_index()
-
-
-@dataclass(frozen=True)
-class LinearFit:
-    """Least-squares line y = slope * x + intercept with standard errors (Recht et al. Eq. 3).
-
-    ``x_mean``, ``sxx`` (sum of squared deviations of x) and ``residual_std`` (s, with
-    n - 2 degrees of freedom) define the confidence band of :func:`fit_band`.
-    """
-
-    slope: float
-    slope_se: float
-    intercept: float
-    intercept_se: float
-    r_squared: float
-    n: int
-    x_mean: float
-    sxx: float
-    residual_std: float
-
-
-def linear_fit(x: Sequence[float], y: Sequence[float]) -> LinearFit:
-    """Ordinary least squares of y on x, with the usual standard errors.
-
-    SE(slope) = s / sqrt(Sxx), SE(intercept) = s * sqrt(1/n + mean(x)^2 / Sxx),
-    s^2 = sum(residual^2) / (n - 2).
-    """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if x.shape != y.shape or x.ndim != 1 or x.size < 3:
-        raise ValueError("linear_fit needs two vectors of the same length >= 3")
-    for name, v in (("x", x), ("y", y)):
-        bad = np.flatnonzero(~np.isfinite(v))
-        if bad.size:
-            raise ValueError(f"linear_fit: {name} has {bad.size} NaN or infinite value(s), first at index {bad[0]}")
-    if np.ptp(x) == 0:
-        raise ValueError("linear_fit: all x values are equal, the slope is undefined")
-    res = stats.linregress(x, y)
-    resid = y - (res.slope * x + res.intercept)
-    s = float(np.sqrt(np.sum(resid**2) / (x.size - 2)))
-    return LinearFit(
-        slope=float(res.slope),
-        slope_se=float(res.stderr),
-        intercept=float(res.intercept),
-        intercept_se=float(res.intercept_stderr),
-        r_squared=float(res.rvalue**2),
-        n=int(x.size),
-        x_mean=float(x.mean()),
-        sxx=float(np.sum((x - x.mean()) ** 2)),
-        residual_std=s,
-    )
-
-
-def fit_band(fit: LinearFit, x: Sequence[float], level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Line and pointwise ``level`` confidence band of the mean response at ``x``.
-
-    y_hat +- t_{(1+level)/2, n-2} * s * sqrt(1/n + (x - mean(x))^2 / Sxx).
-    Returns ``(y_hat, lower, upper)``.
-    """
-    x = np.asarray(x, dtype=float)
-    if not 0 < level < 1:  # also false for NaN
-        raise ValueError(f"level must be in (0, 1), got {level}")
-    y_hat = fit.slope * x + fit.intercept
-    t = stats.t.ppf((1 + level) / 2, fit.n - 2)
-    half = t * fit.residual_std * np.sqrt(1 / fit.n + (x - fit.x_mean) ** 2 / fit.sxx)
-    return y_hat, y_hat - half, y_hat + half
-
-
-def format_interval(value: float, low: float, high: float, digits: int = 1) -> str:
-    """``"97.1 [96.8, 97.4]"`` (the paper's style), or ``"n/a"`` for NaN."""
-    if any(pd.isna(v) for v in (value, low, high)):
-        return "n/a"
-    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 # ---------------------------------------------------------------------------

@@ -1,49 +1,52 @@
-"""Fetching with checksums, the CIFAR-10 / CIFAR-10.1 / ImageNet testbed / user converters."""
+"""The public inputs: fetching with checksums, and converters into the predictions format.
+
+Fetching (:mod:`holdout.data.fetch`)
+------------------------------------
+- :func:`fetch`                           copy from a mirror or download, verify, rename into place.
+- :func:`checksum_of`                     a file's md5 / sha256 digest.
+- :func:`verify_checksum`                 the digest against ``md5:<hex>`` / ``sha256:<hex>``.
+
+Data sets and published predictions (:mod:`holdout.data.core`)
+--------------------------------------------------------------
+- :func:`load_cifar10`                    the python-pickle CIFAR-10 archive (Krizhevsky 2009).
+- :func:`convert_cifar10_1_predictions`   the 30 models of Recht et al. (2018), Table 1.
+- :func:`convert_imagenet_testbed`        top-1 of the 67 ImageNet testbed models (Mania et al. 2019).
+- :func:`describe`                        a short summary of a predictions set.
+
+A user's own models (:mod:`holdout.data.user`)
+----------------------------------------------
+- :func:`read_user_labels`                labels from CSV or NPY.
+- :func:`read_user_predictions`           a K x n prediction matrix from CSV or NPY.
+- :func:`convert_user_predictions`        both into the predictions format.
+
+Errors: :class:`DataError` (each message names the file and the fix). What the offline mirror
+holds: :mod:`holdout.data.availability`.
+"""
 
 from holdout.data.core import (
-    CIFAR10,
-    CIFAR10_CLASSES,
-    LOG,
-    ChecksumError,
     DataError,
-    FetchError,
     checksum_of,
     convert_cifar10_1_predictions,
     convert_imagenet_testbed,
     convert_user_predictions,
     describe,
     fetch,
-    imagenet_labels,
     load_cifar10,
-    parse_checksum,
-    read_cifar10_1_prediction_file,
     read_user_labels,
     read_user_predictions,
-    resolve_url,
-    source_of,
     verify_checksum,
 )
 
 __all__ = [
-    "LOG",
-    "CIFAR10_CLASSES",
     "DataError",
-    "FetchError",
-    "ChecksumError",
-    "parse_checksum",
     "checksum_of",
-    "verify_checksum",
-    "resolve_url",
-    "source_of",
-    "fetch",
-    "CIFAR10",
-    "load_cifar10",
-    "read_cifar10_1_prediction_file",
     "convert_cifar10_1_predictions",
-    "imagenet_labels",
     "convert_imagenet_testbed",
-    "read_user_labels",
-    "read_user_predictions",
     "convert_user_predictions",
     "describe",
+    "fetch",
+    "load_cifar10",
+    "read_user_labels",
+    "read_user_predictions",
+    "verify_checksum",
 ]

@@ -12,30 +12,37 @@ Three jobs, all small pure functions:
   (top-1 of the 67 models of the ImageNetV2 testbed, Mania et al. 2019 Sec. 5.1) and
   :func:`convert_user_predictions` (a user's own models, CSV or NPY).
 * :func:`load_cifar10` reads the python-pickle CIFAR-10 archive (Krizhevsky 2009).
+
+Fetching lives in :mod:`holdout.data.fetch`, the user converters in :mod:`holdout.data.user`,
+the errors in :mod:`holdout.data.errors`; this module re-exports their names.
 """
 
 from __future__ import annotations
 
-import csv
-import glob
-import hashlib
 import io
 import json
 import logging
-import os
 import pickle
-import shutil
 import tarfile
-import time
-import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from holdout.predictions import Predictions, PredictionsError
+from holdout.data.errors import LOG, ChecksumError, DataError, FetchError
+from holdout.data.fetch import (
+    checksum_of,
+    fetch,
+    parse_checksum,
+    remove_stale_partials,
+    resolve_url,
+    source_of,
+    verify_checksum,
+)
+from holdout.data.user import convert_user_predictions, read_user_labels, read_user_predictions
+from holdout.predictions import Predictions
 
 __all__ = [
     "CIFAR10",
@@ -61,7 +68,6 @@ __all__ = [
     "verify_checksum",
 ]
 
-LOG = logging.getLogger("holdout.data.core")
 
 CIFAR10_CLASSES = (
     "airplane",
@@ -75,174 +81,6 @@ CIFAR10_CLASSES = (
     "ship",
     "truck",
 )
-_CHUNK = 1 << 20
-_ALGORITHMS = {"md5": 32, "sha256": 64}
-# Class indices are stored as int16 or int32 (holdout.predictions): larger ones are data errors.
-_MAX_CLASS_INDEX = int(np.iinfo(np.int32).max)
-
-
-class DataError(ValueError):
-    """A data input is missing or malformed (the message names the file and the fix)."""
-
-
-class FetchError(DataError):
-    """A file could not be copied or downloaded."""
-
-
-class ChecksumError(DataError):
-    """A file's checksum differs from the one in config."""
-
-
-# ---------------------------------------------------------------------------
-# checksums and fetching
-# ---------------------------------------------------------------------------
-
-
-def parse_checksum(checksum: str) -> tuple[str, str]:
-    """Split ``"sha256:<64 hex>"`` or ``"md5:<32 hex>"`` into ``(algorithm, hexdigest)``."""
-    algo, sep, digest = str(checksum).partition(":")
-    algo = algo.strip().lower()
-    digest = digest.strip().lower()
-    if not sep or algo not in _ALGORITHMS:
-        raise DataError(f"checksum {checksum!r}: must look like 'sha256:<hex>' or 'md5:<hex>'")
-    if len(digest) != _ALGORITHMS[algo] or any(c not in "0123456789abcdef" for c in digest):
-        raise DataError(f"checksum {checksum!r}: {algo} needs {_ALGORITHMS[algo]} hex digits")
-    return algo, digest
-
-
-def checksum_of(path: str | Path, algorithm: str = "sha256") -> str:
-    """Hex digest of a file (streamed, 1 MiB at a time)."""
-    h = hashlib.new(algorithm)
-    with open(path, "rb") as fh:
-        while chunk := fh.read(_CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def verify_checksum(path: str | Path, checksum: str, *, name: str | None = None) -> None:
-    """Raise :class:`ChecksumError` unless ``path`` has ``checksum``.
-
-    ``name`` is the file's name in the message (defaults to ``path``).
-    """
-    algo, expected = parse_checksum(checksum)
-    actual = checksum_of(path, algo)
-    if actual != expected:
-        raise ChecksumError(
-            f"checksum mismatch for {name or path}: expected {algo}:{expected}, got {algo}:{actual}. "
-            "The file is corrupt, incomplete or a different version: delete it and fetch it again; "
-            "if you trust this version (e.g. a documented rebuild), put its checksum in config "
-            "(data.checksums) instead."
-        )
-
-
-def resolve_url(relpath: str, urls: Mapping[str, str]) -> str:
-    """URL of the mirror-relative path ``relpath``: the longest matching prefix in ``urls``.
-
-    ``urls`` maps a path prefix (``"CIFAR-10.1/"``) or a whole path to a URL prefix
-    (or the whole URL); the rest of ``relpath`` is appended.
-    """
-    matches = [p for p in urls if relpath.startswith(p)]
-    if not matches:
-        raise DataError(f"no URL configured for {relpath} (add a prefix of it to data.urls)")
-    prefix = max(matches, key=len)
-    return urls[prefix] + relpath[len(prefix) :]
-
-
-def source_of(relpath: str, mirror: str | Path | None, urls: Mapping[str, str]) -> str:
-    """Where the mirror-relative file ``relpath`` comes from: ``mirror/relpath`` when a mirror
-    folder is configured (a relative one is taken from the working directory), else its URL."""
-    if mirror:
-        return str(Path(mirror).expanduser().resolve() / relpath)
-    return resolve_url(relpath, urls)
-
-
-def _is_url(source: str) -> bool:
-    return source.startswith(("http://", "https://", "ftp://", "file://"))
-
-
-def _download(url: str, dest: Path, log: logging.Logger, timeout: float) -> None:
-    request = urllib.request.Request(url, headers={"User-Agent": "holdout-fetch/0.1"})
-    with urllib.request.urlopen(request, timeout=timeout) as resp, open(dest, "wb") as out:
-        total = int(resp.headers.get("Content-Length") or 0)
-        done = 0
-        start = last = time.perf_counter()
-        while chunk := resp.read(_CHUNK):
-            out.write(chunk)
-            done += len(chunk)
-            now = time.perf_counter()
-            if now - last >= 5.0:
-                last = now
-                pct = f" ({100 * done / total:.0f}% of {total / 1e6:.1f} MB)" if total else ""
-                log.info(
-                    "downloading %s: %.1f MB%s, %.1f MB/s", url, done / 1e6, pct, done / 1e6 / max(now - start, 1e-9)
-                )
-        if total and done != total:
-            raise FetchError(f"download of {url} stopped after {done} of {total} bytes; run again")
-    log.info("downloaded %s: %.1f MB in %.1f s", url, done / 1e6, time.perf_counter() - start)
-
-
-def remove_stale_partials(dest: str | Path, log: logging.Logger | None = None) -> list[Path]:
-    """Delete the ``.<name>.partial-<pid>`` files of ``dest`` left by fetches that were killed.
-
-    Called at the start of every :func:`fetch` of ``dest``; Snakemake runs at most one job per
-    output, so a partial file of ``dest`` found then belongs to no running fetch. Returns the
-    removed paths.
-    """
-    dest = Path(dest)
-    removed = []
-    for stale in dest.parent.glob(f".{glob.escape(dest.name)}.partial-*"):
-        stale.unlink(missing_ok=True)
-        (log or LOG).warning("removed %s, left by an interrupted fetch of %s", stale, dest.name)
-        removed.append(stale)
-    return removed
-
-
-def fetch(
-    source: str | Path,
-    dest: str | Path,
-    checksum: str,
-    *,
-    log: logging.Logger | None = None,
-    timeout: float = 60.0,
-) -> Path:
-    """Copy (mirror path) or download (URL) ``source`` to ``dest`` and verify ``checksum``.
-
-    The data go to a temporary name beside ``dest`` and are renamed with :func:`os.replace`
-    only after the checksum matched; on any failure the temporary file is removed, so
-    ``dest`` either does not exist or is complete and verified.
-    """
-    log = log or LOG
-    dest = Path(dest)
-    parse_checksum(checksum)  # fail early on a malformed config value
-    src = str(source)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
-    remove_stale_partials(dest, log)
-    try:
-        if _is_url(src):
-            try:
-                _download(src, tmp, log, timeout)
-            except OSError as exc:
-                raise FetchError(
-                    f"could not download {src} to {dest}: {exc}. Check the network, or set "
-                    "data.mirror to a folder holding a copy (e.g. --configfile config/offline.yaml)"
-                ) from exc
-        else:
-            path = Path(src)
-            if not path.is_file():
-                raise FetchError(
-                    f"{path} not found in the mirror: add the file there, or unset data.mirror to "
-                    "download it from its URL"
-                )
-            shutil.copyfile(path, tmp)
-            log.info("copied %s (%.1f MB) from the mirror", path, path.stat().st_size / 1e6)
-        verify_checksum(tmp, checksum, name=f"{dest.name} (from {src})")
-        os.replace(tmp, dest)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    log.info("verified %s (%s)", dest, checksum)
-    return dest
 
 
 # ---------------------------------------------------------------------------
@@ -449,175 +287,6 @@ def convert_imagenet_testbed(
         metadata=meta,
         source=f"ImageNet testbed ({test_set})",
     )
-
-
-def _read_csv_rows(path: Path) -> list[list[str]]:
-    """Non-empty rows of a CSV; a UTF-8 byte-order mark (spreadsheets' "CSV UTF-8") is dropped."""
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: unreadable CSV ({exc})") from exc
-    if not rows:
-        raise DataError(f"{path}: empty CSV")
-    return rows
-
-
-def _to_int_matrix(cells: list[list[str]], path: Path, what: str) -> np.ndarray:
-    width = len(cells[0])
-    for i, row in enumerate(cells):
-        if len(row) != width:
-            raise DataError(f"{path}: data row {i + 1} has {len(row)} cells, expected {width}")
-    try:
-        arr = np.array([[float(c) if c.strip() else np.nan for c in row] for row in cells])
-    except ValueError as exc:
-        sep = next((c for c in (";", "\t") if any(c in cell for row in cells for cell in row)), None)
-        hint = f"; the file seems {sep!r}-separated: save it comma-separated" if sep else ""
-        raise DataError(f"{path}: {what} must be numbers ({exc}){hint}") from exc
-    return _check_whole(arr, path, what)
-
-
-def _check_whole(arr: np.ndarray, path: Path, what: str) -> np.ndarray:
-    """``arr`` as int64 class indices; NaN, infinity, fractions, booleans and indices beyond int32 raise."""
-    if arr.dtype.kind == "b":
-        raise DataError(f"{path}: {what} are booleans (a right/wrong matrix?); class indices (integers) are needed")
-    if arr.dtype.kind == "f":
-        bad = np.argwhere(~np.isfinite(arr))
-        if bad.size:
-            raise DataError(
-                f"{path}: {what} contain NaN or empty cells, or infinity ({len(bad)}; first "
-                f"{arr[tuple(bad[0])]} at index {tuple(int(i) for i in bad[0])})"
-            )
-        if not np.all(arr == np.round(arr)):
-            raise DataError(f"{path}: {what} must be whole class indices")
-    elif arr.dtype.kind not in "iu":
-        raise DataError(f"{path}: {what} must be integers, got dtype {arr.dtype}")
-    big = np.argwhere(np.abs(arr) >= _MAX_CLASS_INDEX) if arr.size else np.zeros((0, arr.ndim))
-    if big.size:
-        raise DataError(
-            f"{path}: {what} contain class index {arr[tuple(big[0])]:.0f} at index "
-            f"{tuple(int(i) for i in big[0])}, beyond the largest supported {_MAX_CLASS_INDEX - 1}"
-        )
-    return arr.astype(np.int64)
-
-
-def _is_number(cell: str) -> bool:
-    try:
-        float(cell)
-    except ValueError:
-        return False
-    return True
-
-
-def read_user_labels(path: str | Path) -> np.ndarray:
-    """True labels from ``.npy`` (vector) or ``.csv`` (one column, optional header row)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"{path}: labels file not found")
-    if path.suffix.lower() == ".npy":
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise DataError(f"{path}: unreadable .npy ({exc})") from exc
-        arr = arr.reshape(-1) if arr.ndim == 2 and 1 in arr.shape else arr
-        if arr.ndim != 1:
-            raise DataError(f"{path}: labels must be a vector, got shape {arr.shape}")
-        return _check_whole(arr, path, "labels")
-    if path.suffix.lower() == ".csv":
-        rows = _read_csv_rows(path)
-        if not all(_is_number(c) or not c.strip() for c in rows[0]):
-            rows = rows[1:]
-        if any(len(r) != 1 for r in rows):
-            raise DataError(f"{path}: labels CSV must have exactly one column")
-        return _to_int_matrix(rows, path, "labels")[:, 0]
-    raise DataError(f"{path}: labels must be a .npy or .csv file")
-
-
-def read_user_predictions(path: str | Path, model_names: Sequence[str] | None = None) -> tuple[np.ndarray, list[str]]:
-    """Predicted labels K x n and model names from ``.csv`` or ``.npy``.
-
-    CSV: a header row of model names, then one row per example, one column per model.
-    NPY: a K x n integer array (one row per model); names from ``model_names`` or
-    ``model_0`` .. ``model_{K-1}``.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"{path}: predictions file not found")
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        rows = _read_csv_rows(path)
-        header = [c.strip() for c in rows[0]]
-        if all(_is_number(c) for c in header):
-            raise DataError(f"{path}: the first row must be a header of model names")
-        if any(not c for c in header):
-            raise DataError(f"{path}: empty model name in the header")
-        if len(rows) < 2:
-            raise DataError(f"{path}: no prediction rows below the header")
-        preds = _to_int_matrix(rows[1:], path, "predictions").T
-        names = header
-        if model_names is not None and list(model_names) != names:
-            raise DataError(f"{path}: model_names in config {list(model_names)} differ from the CSV header {names}")
-    elif suffix == ".npy":
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise DataError(f"{path}: unreadable .npy ({exc})") from exc
-        if arr.ndim == 1:
-            arr = arr[None, :]
-        if arr.ndim != 2:
-            raise DataError(f"{path}: predictions must be a K x n array, got shape {arr.shape}")
-        preds = _check_whole(arr, path, "predictions")
-        names = list(model_names) if model_names is not None else [f"model_{k}" for k in range(preds.shape[0])]
-        if len(names) != preds.shape[0]:
-            raise DataError(f"{path}: {preds.shape[0]} models (rows) but {len(names)} model_names in config")
-    else:
-        raise DataError(f"{path}: predictions must be a .csv or .npy file")
-    seen: set[str] = set()
-    dups = sorted({m for m in names if m in seen or seen.add(m)})  # type: ignore[func-returns-value]
-    if dups:
-        raise DataError(f"{path}: duplicate model names: {', '.join(dups)}")
-    return preds, names
-
-
-def convert_user_predictions(
-    predictions_path: str | Path,
-    labels_path: str | Path,
-    *,
-    test_set: str,
-    model_names: Sequence[str] | None = None,
-    num_classes: int | None = None,
-) -> Predictions:
-    """A user's models in the predictions format (see :func:`read_user_predictions`).
-
-    Errors name the file at fault: wrong lengths, labels or predictions out of
-    ``[0, num_classes)``, NaNs or empty cells, duplicate model names.
-    """
-    predictions_path, labels_path = Path(predictions_path), Path(labels_path)
-    preds, names = read_user_predictions(predictions_path, model_names)
-    labels = read_user_labels(labels_path)
-    if preds.shape[1] != labels.shape[0]:
-        raise DataError(
-            f"{predictions_path}: {preds.shape[1]} predictions per model but {labels_path} has "
-            f"{labels.shape[0]} labels (lengths must match)"
-        )
-    if num_classes is None:
-        num_classes = int(max(preds.max(initial=0), labels.max(initial=0))) + 1
-    for arr, path, what in ((labels, labels_path, "labels"), (preds, predictions_path, "predictions")):
-        if arr.size and (arr.min() < 0 or arr.max() >= num_classes):
-            raise DataError(f"{path}: {what} out of range [0, {num_classes}): min {arr.min()}, max {arr.max()}")
-    meta = [{"source": "user", "file": predictions_path.name, "test_set": test_set} for _ in names]
-    try:
-        return Predictions.create(
-            preds,
-            labels,
-            names,
-            num_classes=num_classes,
-            test_set=test_set,
-            metadata=meta,
-            source=str(predictions_path),
-        )
-    except PredictionsError as exc:
-        raise DataError(str(exc)) from exc
 
 
 def describe(preds: Predictions) -> dict[str, Any]:

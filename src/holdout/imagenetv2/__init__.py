@@ -1,33 +1,43 @@
-"""Recht et al. 2019, *Do ImageNet classifiers generalize to ImageNet?*: ImageNet -> ImageNetV2
-MatchedFrequency from the 67-model testbed (top-1 / top-5 with intervals, gaps, the linear fit,
-the similarity lens on both sets)."""
+"""Recht et al. (2019), *Do ImageNet classifiers generalize to ImageNet?*: ImageNet -> ImageNetV2
+MatchedFrequency on the 67-model testbed.
+
+Accuracies
+----------
+- :func:`top5_correct`       per model, the points whose label is among the 5 predicted classes.
+- :func:`imagenetv2_table`   top-1 / top-5 on both sets with intervals, the gaps, Delta Rank.
+
+The linear fit (Figure 1)
+-------------------------
+- :func:`fit_table`          the least-squares line of new on original top-1, all and convolutional models.
+- :func:`fit_lines`          each line and its pointwise band on a grid.
+
+Paper check and similarity
+--------------------------
+- :func:`paper_check`        our top-1 drops against the paper's 11-14% (:data:`PAPER_TOP1_DROP`).
+- :func:`similarity_table`   Mania et al.'s similarity and testable models on both sets.
+- :func:`imagenetv2_tables`  every table of the study in one call.
+
+Markdown renderings are in :mod:`holdout.imagenetv2.core`, the figure in :mod:`holdout.imagenetv2.plots`.
+"""
 
 from holdout.imagenetv2.core import (
     PAPER_TOP1_DROP,
-    accuracies_markdown,
-    accuracy_columns,
     fit_lines,
     fit_table,
-    fits_markdown,
     imagenetv2_table,
     imagenetv2_tables,
     paper_check,
-    paper_check_markdown,
     similarity_table,
     top5_correct,
 )
 
 __all__ = [
     "PAPER_TOP1_DROP",
-    "accuracies_markdown",
-    "accuracy_columns",
     "fit_lines",
     "fit_table",
-    "fits_markdown",
     "imagenetv2_table",
     "imagenetv2_tables",
     "paper_check",
-    "paper_check_markdown",
     "similarity_table",
     "top5_correct",
 ]

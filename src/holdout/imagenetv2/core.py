@@ -10,6 +10,7 @@ top-5); top-5 from the testbed's raw (n, 5) top-5 arrays. Intervals are exact Cl
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -17,10 +18,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit.core import align_models, bounds_lens, similarity_lens
-from holdout.cifar10_1.recht import clopper_pearson, delta_rank, fit_band, linear_fit
-from holdout.predictions import Predictions
+from holdout.bounds.study import testable_model_counts
+from holdout.predictions import Predictions, align_models
 from holdout.runlog import timed
+from holdout.similarity.core import pairwise_similarity, summarize_similarity
+from holdout.stats import LinearFit, clopper_pearson, delta_rank, fit_band, linear_fit
 from holdout.tables import markdown_table
 
 __all__ = [
@@ -126,8 +128,6 @@ def fit_table(table: pd.DataFrame) -> pd.DataFrame:
 
 def fit_lines(table: pd.DataFrame, fits: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     """Each fit's line and pointwise ``level`` band on a grid of original accuracies (long format)."""
-    from holdout.cifar10_1.recht import LinearFit
-
     x = np.linspace(max(0.0, table["orig_top1_ci_low"].min() - 2), 100, 201)
     parts = []
     for row in fits.to_dict("records"):
@@ -146,8 +146,13 @@ def similarity_table(
     for set_name, preds in sets.items():
         conv = preds.drop(list(non_convolutional))
         for models, p in ((f"all {preds.num_models} models", preds), (f"{conv.num_models} convolutional", conv)):
-            s = similarity_lens(p, [1.0], set_name).summary
-            b = bounds_lens(s.n, s.mean_accuracy, s.mean_similarity, eps, delta, s.num_models)
+            if p.num_models < 2:
+                raise ValueError(f"{set_name}: {p.num_models} model ({models}), the similarity needs at least 2")
+            errors = p.errors()
+            s = summarize_similarity(errors, pairwise_similarity(errors))
+            union_k, similarity_k, naive_bayes_k = testable_model_counts(
+                s.n, 1.0 - s.mean_accuracy, s.mean_similarity, eps, delta
+            )
             rows.append(
                 {
                     "set": set_name,
@@ -159,10 +164,10 @@ def similarity_table(
                     "fraction_pairs_above_independent": s.fraction_above_independent,
                     "eps": eps,
                     "delta": delta,
-                    "union_k": b.union_k,
-                    "similarity_k": b.similarity_k,
-                    "naive_bayes_k": b.naive_bayes_k,
-                    "similarity_gain": b.similarity_gain,
+                    "union_k": union_k,
+                    "similarity_k": similarity_k,
+                    "naive_bayes_k": naive_bayes_k,
+                    "similarity_gain": math.nan if not union_k or similarity_k is None else similarity_k / union_k,
                 }
             )
     return pd.DataFrame(rows)
@@ -198,7 +203,7 @@ def paper_check(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _ci(df: pd.DataFrame, prefix: str) -> list[str]:
-    from holdout.cifar10_1.recht import format_interval
+    from holdout.tables import format_interval
 
     cols = [f"{prefix}_accuracy", f"{prefix}_ci_low", f"{prefix}_ci_high"]
     return [format_interval(*r) for r in df[cols].to_numpy()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from holdout.audit.plots import plot_new_vs_original
+from holdout.cifar10_1.plots import plot_new_vs_original
 
 __all__ = ["plot_imagenetv2_top1"]
 

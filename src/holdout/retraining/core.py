@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.cifar10_1.recht import clopper_pearson
 from holdout.predictions import Predictions
+from holdout.stats import clopper_pearson
 from holdout.tables import markdown_table
 
 __all__ = [

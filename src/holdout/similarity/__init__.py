@@ -1,50 +1,51 @@
-"""Pairwise model similarity, covering numbers and difficulty (Mania et al. 2019, Sec. 4, Fig. 1a, Fig. 4),
-and the per-test-set tables of the workflow (``study``)."""
+"""Model similarity (Mania et al. 2019, Sections 2, 3, 5 and Appendix C).
+
+Similarity (Sec. 2, Sec. 5.1, Fig. 1a)
+--------------------------------------
+- :func:`agreement_counts`               per pair of models, the points where their 0/1 losses agree.
+- :func:`pairwise_similarity`            the K x K similarity matrix.
+- :func:`independent_similarity_matrix`  the same for independent mistakes at the models' error rates.
+- :func:`upper_pairs`                    the entries i < j of a square matrix (one per pair).
+- :func:`summarize_similarity`           mean accuracy, mean and quantiles of the two similarities.
+
+Similarity covers (Definition 1)
+--------------------------------
+- :func:`is_similarity_cover`            whether a set of models is an eta-similarity cover.
+- :func:`greedy_similarity_cover`        a greedy cover (an upper bound on N_eta).
+- :func:`covering_numbers`               that bound for each eta.
+- :func:`min_similarity_cover_size`      the exact minimum for small K.
+
+Difficulty (Appendix C, Fig. 4)
+-------------------------------
+- :func:`difficulty_distribution`        the fraction of points misclassified by at most m models.
+
+The workflow's per-test-set analysis: :mod:`holdout.similarity.study` (:func:`~holdout.similarity.study.analyse_set`);
+our own trained models: :mod:`holdout.similarity.own_models`. The scalar independent-errors
+baseline is :func:`holdout.stats.independent_similarity`.
+"""
 
 from holdout.similarity.core import (
-    SimilaritySummary,
     agreement_counts,
     covering_numbers,
     difficulty_distribution,
     greedy_similarity_cover,
-    independent_similarity,
+    independent_similarity_matrix,
     is_similarity_cover,
     min_similarity_cover_size,
     pairwise_similarity,
-    resolve_subset,
     summarize_similarity,
     upper_pairs,
-)
-from holdout.similarity.study import (
-    SetAnalysis,
-    analyse_set,
-    drop_excluded,
-    eta_grid,
-    measured_setting,
-    table1_markdown,
-    table1_rows,
-    write_analysis,
 )
 
 __all__ = [
     "agreement_counts",
-    "pairwise_similarity",
-    "independent_similarity",
-    "upper_pairs",
-    "SimilaritySummary",
-    "summarize_similarity",
-    "is_similarity_cover",
-    "greedy_similarity_cover",
     "covering_numbers",
-    "min_similarity_cover_size",
     "difficulty_distribution",
-    "resolve_subset",
-    "SetAnalysis",
-    "analyse_set",
-    "drop_excluded",
-    "eta_grid",
-    "measured_setting",
-    "table1_markdown",
-    "table1_rows",
-    "write_analysis",
+    "greedy_similarity_cover",
+    "independent_similarity_matrix",
+    "is_similarity_cover",
+    "min_similarity_cover_size",
+    "pairwise_similarity",
+    "summarize_similarity",
+    "upper_pairs",
 ]

@@ -31,7 +31,7 @@ from typing import Literal
 
 import numpy as np
 
-from holdout.bounds.core import independent_similarity as _independent_similarity
+from holdout.stats import independent_similarity as _independent_similarity
 
 __all__ = [
     "SimilaritySummary",
@@ -40,6 +40,7 @@ __all__ = [
     "difficulty_distribution",
     "greedy_similarity_cover",
     "independent_similarity",
+    "independent_similarity_matrix",
     "is_similarity_cover",
     "min_similarity_cover_size",
     "pairwise_similarity",
@@ -125,17 +126,21 @@ def pairwise_similarity(errors: np.ndarray, method: Method = "matmul") -> np.nda
     return agreement_counts(e, method) / e.shape[1]
 
 
-def independent_similarity(error_rates: np.ndarray) -> np.ndarray:
+def independent_similarity_matrix(error_rates: np.ndarray) -> np.ndarray:
     """Similarity of every pair of models with independent mistakes: mu_i mu_j + (1 - mu_i)(1 - mu_j).
 
     Mania et al. (2019), Sec. 5.1 (the baseline of Fig. 1a). ``error_rates`` is
     the vector of K error rates mu_i in [0, 1]; the K x K matrix of
-    :func:`holdout.bounds.core.independent_similarity` over all pairs.
+    :func:`holdout.stats.independent_similarity` over all pairs.
     """
     mu = np.asarray(error_rates, dtype=np.float64)
     if mu.ndim != 1:
         raise ValueError(f"error_rates must be a vector, got shape {mu.shape}")
     return _independent_similarity(mu[:, None], mu[None, :])
+
+
+#: The old name of :func:`independent_similarity_matrix` (kept for compatibility).
+independent_similarity = independent_similarity_matrix
 
 
 def upper_pairs(matrix: np.ndarray) -> np.ndarray:
@@ -190,7 +195,7 @@ def summarize_similarity(
         raise ValueError("similarity must lie in [0, 1] (no NaN)")
     mu = e.mean(axis=1)
     s = upper_pairs(sim)
-    b = upper_pairs(independent_similarity(mu))
+    b = upper_pairs(independent_similarity_matrix(mu))
     return SimilaritySummary(
         num_models=k,
         n=n,

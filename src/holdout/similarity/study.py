@@ -17,19 +17,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from holdout.bounds.study import count_testable_models, fmt_gain
+from holdout.bounds.study import count_testable_models
 from holdout.predictions import Predictions
 from holdout.similarity.core import (
     Method,
     covering_numbers,
     difficulty_distribution,
-    independent_similarity,
+    independent_similarity_matrix,
     pairwise_similarity,
     resolve_subset,
     summarize_similarity,
     upper_pairs,
 )
-from holdout.tables import markdown_table
+from holdout.tables import fmt_gain, markdown_table
 
 __all__ = [
     "SetAnalysis",
@@ -86,7 +86,7 @@ def analyse_set(
     errors = preds.errors()
     error_rates = errors.mean(axis=1)
     sim = pairwise_similarity(errors, method=method)
-    indep = independent_similarity(error_rates)
+    indep = independent_similarity_matrix(error_rates)
     summary = summarize_similarity(errors, sim, quantiles=quantiles)
     at_most = difficulty_distribution(errors)
     names = np.array(list(preds.model_names))
@@ -194,7 +194,7 @@ def table1_rows(
         errors = sub.errors()
         mean_acc = float(sub.accuracies().mean())
         mean_sim = float(upper_pairs(pairwise_similarity(errors)).mean())
-        mean_ind = float(upper_pairs(independent_similarity(errors.mean(axis=1))).mean())
+        mean_ind = float(upper_pairs(independent_similarity_matrix(errors.mean(axis=1))).mean())
         for eps in eps_values:
             tm = count_testable_models(n, 1.0 - mean_acc, mean_sim, float(eps), float(delta))
             rows.append(

@@ -25,6 +25,7 @@ from holdout.training.checkpoints import load_checkpoint
 from holdout.training.device import select_device
 from holdout.training.evaluation import predict
 from holdout.training.gather import gather_predictions
+from holdout.training.subset import train_subset
 
 __all__ = [
     "checkpoint_name",
@@ -146,13 +147,11 @@ def load_test_sets(
 
     ``cifar10_test``; ``cifar10_train_subset``: for ``study == "seeds"`` exactly the images every
     seed model was trained on (``train_subset_path``), otherwise a seeded subset (``subset_size``,
-    ``subset_seed``, :func:`holdout.training.seeds.train_subset`) of the images the search trained
+    ``subset_seed``, :func:`holdout.training.subset.train_subset`) of the images the search trained
     on; each ``cifar10_1_<v>`` in ``test_sets`` from ``files["images_<v>"]`` (N x H x W x C) and
     ``files["labels_<v>"]`` (the rule's ``.npy`` inputs).
     ``missing_cifar10_1`` (versions whose images this config cannot have) is logged.
     """
-    from holdout.training.seeds import train_subset
-
     log = log or logging.getLogger("holdout")
     if missing_cifar10_1:
         log.info(

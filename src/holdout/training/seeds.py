@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from holdout.training.augment import AugmentConfig
 from holdout.training.jobs import TrainJob
 from holdout.training.loop import TrainConfig
 from holdout.training.models import ResNetPreactConfig
 from holdout.training.naming import seed_model_name
+from holdout.training.subset import train_subset
 
 __all__ = [
     "SeedsRecipe",
@@ -38,16 +37,6 @@ __all__ = [
     "train_subset",
     "window_test_time",
 ]
-
-
-def train_subset(n_total: int, size: int | None, seed: int) -> np.ndarray:
-    """Sorted int64 indices of ``size`` distinct images out of ``n_total`` (None: all), from ``seed``."""
-    if size is None or size == n_total:
-        return np.arange(n_total, dtype=np.int64)
-    if not 1 <= size <= n_total:
-        raise ValueError(f"train_subset: size must be in [1, {n_total}], got {size}")
-    idx = np.random.default_rng(seed).choice(n_total, size=size, replace=False)
-    return np.sort(idx).astype(np.int64)
 
 
 @dataclass(frozen=True)

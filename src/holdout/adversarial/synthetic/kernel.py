@@ -20,23 +20,16 @@ is :func:`exp_f64`, built from +, *, floor and exact powers of two for the same 
 from __future__ import annotations
 
 import importlib.util
-import math
 from importlib import metadata
 
 import numpy as np
+
+from holdout.adversarial.synthetic.exp_constants import _EXP_CLAMP, _EXP_COEF, _INV_LN2, _LN2_HI, _LN2_LO
 
 __all__ = ["HAVE_NUMBA", "exp_f64", "rmsprop_steps", "rmsprop_steps_numpy", "set_threads", "training_backend"]
 
 #: numba installed (the ``fast`` extra); it is imported only when the kernel first runs
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
-
-_INV_LN2 = 1.4426950408889634
-_LN2_HI = 0.6931471803691238  # ln 2 split in two (Cody & Waite): k * _LN2_HI is exact for |k| < 2^20
-_LN2_LO = 1.9082149292705877e-10
-#: Taylor coefficients 1/j! of exp(r) on |r| <= ln(2)/2, highest first (relative error < 1e-11,
-#: far below float32's 6e-8: the sigmoid is rounded to float32)
-_EXP_COEF = tuple(1.0 / math.factorial(j) for j in range(9, -1, -1))
-_EXP_CLAMP = 200.0  # exp(+-200) is far outside float32's range, so the clamp changes no sigmoid
 
 
 def exp_f64(t: np.ndarray) -> np.ndarray:

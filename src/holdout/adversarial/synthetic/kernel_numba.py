@@ -9,7 +9,7 @@ import math
 import numba
 import numpy as np
 
-from holdout.adversarial.synthetic.kernel import _EXP_CLAMP, _EXP_COEF, _INV_LN2, _LN2_HI, _LN2_LO
+from holdout.adversarial.synthetic.exp_constants import _EXP_CLAMP, _EXP_COEF, _INV_LN2, _LN2_HI, _LN2_LO
 
 __all__ = ["steps_all_runs", "steps_one_run"]
 

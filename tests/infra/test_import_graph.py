@@ -1,0 +1,116 @@
+"""The intra-package import graph of ``holdout``: no import circles; the audit depends on the
+studies, never the reverse (docs/_incoming/i22-code.md, "Dependency rules").
+
+The graph is read with :mod:`ast` (nothing is imported): an edge m -> t for every
+``import holdout.t`` / ``from holdout.t import x`` in module m, at module level or inside a
+function, except under ``if TYPE_CHECKING:``. ``from holdout.pkg import sub`` where ``sub`` is
+a submodule is an edge to ``holdout.pkg.sub`` only (importing a submodule of one's own package
+is no circle).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import holdout
+
+SRC = Path(holdout.__file__).parent
+#: Packages that are studies (a paper or our own experiment); ``holdout.audit`` is built on them.
+STUDIES = ("adversarial", "bounds", "cifar10_1", "imagenetv2", "retraining", "rvw", "similarity", "training")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    out: list[ast.Import | ast.ImportFrom] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if _is_type_checking(node):
+            stack.extend(node.orelse)  # type: ignore[attr-defined]
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the ``holdout`` modules it imports."""
+    modules = {_module_name(p): p for p in SRC.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        for node in _imports(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names if a.name.split(".")[0] == "holdout"]
+            elif node.module and node.module.split(".")[0] == "holdout" and node.level == 0:
+                subs = [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in modules]
+                targets = subs if len(subs) == len(node.names) else [node.module, *subs]
+            else:
+                targets = []
+            graph[name].update(t for t in targets if t != name and t in modules)
+    return graph
+
+
+def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle (as a path that returns to its start), or None."""
+    state: dict[str, int] = {}
+    for start in sorted(graph):
+        if state.get(start):
+            continue
+        path, stack = [start], [iter(sorted(graph[start]))]
+        state[start] = 1
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            elif not state.get(nxt):
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(sorted(graph[nxt])))
+    return None
+
+
+def test_graph_sees_the_packages():
+    graph = import_graph()
+    assert "holdout.stats" in graph and "holdout.audit.core" in graph
+    assert "holdout.stats" in graph["holdout.cifar10_1.recht"]
+    assert "holdout.bounds.study" in graph["holdout.audit.core"]
+
+
+def test_find_cycle_detects_a_circle():
+    assert _find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_circles():
+    assert _find_cycle(import_graph()) is None
+
+
+def test_no_study_imports_the_audit():
+    bad = [
+        f"{m} -> {t}"
+        for m, targets in import_graph().items()
+        if m.split(".")[1:2] and m.split(".")[1] in STUDIES
+        for t in targets
+        if t == "holdout.audit" or t.startswith("holdout.audit.")
+    ]
+    assert not bad, bad
+
+
+def test_stats_depends_on_no_study():
+    graph = import_graph()
+    stats = [m for m in graph if m.startswith("holdout.stats")]
+    bad = [f"{m} -> {t}" for m in stats for t in graph[m] if t.split(".")[1] in STUDIES]
+    assert not bad, bad
