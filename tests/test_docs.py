@@ -174,11 +174,11 @@ def test_type_text():
 def test_section_markdown_escapes_table_cells():
     text = section_markdown("study", SMALL["properties"]["study"])
     assert text.startswith("## study\n\nA study.\n\n| key | type | default | description |")
-    eps_row = next(line for line in text.splitlines() if "study.eps" in line)
+    eps_row = next(line for line in text.splitlines() if "study.<wbr>eps" in line)
     assert eps_row.count("|") == 5  # the description's pipe does not open a sixth cell
     assert "&#124;" in eps_row and "&lt;x&gt;" in eps_row and "&#42;every&#42;" in eps_row
     assert "<code>0.01</code>" in eps_row
-    rows_row = next(line for line in text.splitlines() if "<code>study.rows</code>" in line)
+    rows_row = next(line for line in text.splitlines() if "<code>study.<wbr>rows</code>" in line)
     assert "r&#124;1" in rows_row and rows_row.count("|") == 5
 
 
@@ -197,7 +197,7 @@ def test_the_real_schema_documents_every_key():
         escaped = key.path
         for char, entity in (("_", "&#95;"), ("<", "&lt;"), (">", "&gt;"), ("[", "&#91;"), ("]", "&#93;")):
             escaped = escaped.replace(char, entity)
-        assert f"<code>{escaped}</code>" in page, key.path
+        assert f"<code>{escaped}</code>" in page.replace("<wbr>", ""), key.path
 
 
 def test_load_schema_refuses_a_non_mapping(tmp_path):

@@ -119,9 +119,12 @@ def default_text(key: SchemaKey) -> str:
 
 
 def section_markdown(name: str, node: Mapping[str, Any]) -> str:
-    """One top-level section: heading, its description, a table of key, type, default, description."""
+    """One top-level section: heading, its description, a table of key, type, default, description.
+
+    Key paths may break across lines only after a dot (``<wbr>``), so a long path stays readable.
+    """
     rows = [
-        f"| {_code(k.path)} | {_cell(k.type)} | {default_text(k)} | {_cell(k.description)} |"
+        f"| {_code(k.path).replace('.', '.<wbr>')} | {_cell(k.type)} | {default_text(k)} | {_cell(k.description)} |"
         for k in _children(node, name)
     ]
     desc = " ".join(str(node.get("description", "")).split())
