@@ -260,8 +260,8 @@ def _snakemake(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _documented_commands() -> list[str]:
-    """The bring-your-own-models commands of the README and of config/examples/user_models.yaml."""
-    texts = [(REPO / "README.md").read_text(), (REPO / "config/examples/user_models.yaml").read_text()]
+    """The bring-your-own-models commands of docs/data.md and of config/examples/user_models.yaml."""
+    texts = [(REPO / "docs" / "data.md").read_text(), (REPO / "config/examples/user_models.yaml").read_text()]
     cmds = [m.group(0).strip() for t in texts for m in re.finditer(r"snakemake [^\n#]*user_example_csv[^\n#]*", t)]
     cmds += [
         m.group(0).strip().replace("#   ", "")
@@ -290,8 +290,8 @@ def test_yaml_errors_in_config_files_under_snakemake(tmp_path):
     """A duplicate key stops at start-up naming file and line (our check). A syntax error is
     reported by Snakemake 9 itself, before any workflow code runs, without file or line
     ("Config file is not valid JSON or YAML"); --verbose shows both, and so does
-    ``python -m holdout.config FILE`` (README, Troubleshooting). If Snakemake starts naming
-    the file, the first assertion below tells us to simplify the README."""
+    ``python -m holdout.config FILE`` (docs/troubleshooting.md). If Snakemake starts naming
+    the file, the first assertion below tells us to simplify that page."""
     dup = tmp_path / "dup.yaml"
     dup.write_text("bounds:\n  eps: 0.02\n  eps: 0.03\n")
     proc = _snakemake(

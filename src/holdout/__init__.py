@@ -28,6 +28,7 @@ Inputs, outputs and plumbing
 - ``holdout.plotting``     one figure saver (PNG + PDF + CSV of the plotted values).
 - ``holdout.tables``       one table writer (CSV + Markdown) and the number formats of the papers.
 - ``holdout.runlog``       logging and timing helpers for the workflow scripts.
+- ``holdout.docs_schema``  the documentation site's configuration page, generated from config/schema.yaml.
 """
 
 __version__ = "0.1.0"
