@@ -106,7 +106,9 @@ class ThresholdoutParams:
             raise ValueError(f"Thresholdout budget must be >= 0 or None, got {self.budget}")
 
 
-def thresholdout_published(n_holdout: int, threshold_sqrt_n: float = 4.0, sigma_sqrt_n: float = 1.0) -> ThresholdoutParams:
+def thresholdout_published(
+    n_holdout: int, threshold_sqrt_n: float = 4.0, sigma_sqrt_n: float = 1.0
+) -> ThresholdoutParams:
     """The published experiment's parameters scaled to the holdout size: T = 4/sqrt(n), sigma = 1/sqrt(n).
 
     Dwork et al. (2015, Science), supplementary code: ``threshold = 4.0/np.sqrt(n)``,

@@ -33,8 +33,12 @@ def overfit_figure(summary: pd.DataFrame, label: str) -> tuple[Figure, pd.DataFr
         part = summary[summary["attack"] == name]
         for mech, rows in part.groupby("mechanism", sort=False):
             ax.plot(rows["k"], rows["overfit_mean"], marker="o", ms=3, label=_LABELS.get(str(mech), str(mech)))
-            ax.fill_between(rows["k"], rows["overfit_mean"] - rows["overfit_sd"].fillna(0),
-                            rows["overfit_mean"] + rows["overfit_sd"].fillna(0), alpha=0.15)
+            ax.fill_between(
+                rows["k"],
+                rows["overfit_mean"] - rows["overfit_sd"].fillna(0),
+                rows["overfit_mean"] + rows["overfit_sd"].fillna(0),
+                alpha=0.15,
+            )
         ref = part.drop_duplicates("k")
         ax.plot(ref["k"], ref["sqrt_k_over_n"], "k--", lw=1, label="sqrt(k/n)")
         ax.plot(ref["k"], ref["bound"], "k:", lw=1.5, label="Mania et al. Sec. 4 bound")

@@ -180,9 +180,20 @@ def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None
                 sub = attack.submit(key, np.asarray(ks))
                 acc_a, acc_h = sub[:, split.attack].mean(axis=1), sub[:, split.heldout].mean(axis=1)
                 for k, a, h in zip(ks, acc_a, acc_h, strict=True):
-                    rows.append(dict(attack=name, mechanism=mech, split=s, k=k, n_attack=split.attack.size,
-                                     n_heldout=split.heldout.size, acc_attack=a, acc_heldout=h,
-                                     overfit=a - h, query_similarity=eta))
+                    rows.append(
+                        dict(
+                            attack=name,
+                            mechanism=mech,
+                            split=s,
+                            k=k,
+                            n_attack=split.attack.size,
+                            n_heldout=split.heldout.size,
+                            acc_attack=a,
+                            acc_heldout=h,
+                            overfit=a - h,
+                            query_similarity=eta,
+                        )
+                    )
         if progress is not None:
             progress(f"split {s + 1}/{p.n_splits} done")
     return pd.DataFrame(rows)
@@ -195,10 +206,17 @@ def summarize(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
     similarity (mean over splits); ``margin`` = bound - the largest overfit of any split.
     """
     g = runs.groupby(["attack", "mechanism", "k"], sort=False)
-    out = g.agg(n_attack=("n_attack", "min"), n_heldout=("n_heldout", "min"), overfit_mean=("overfit", "mean"),
-                overfit_sd=("overfit", "std"), overfit_min=("overfit", "min"), overfit_max=("overfit", "max"),
-                acc_attack=("acc_attack", "mean"), acc_heldout=("acc_heldout", "mean"),
-                similarity=("query_similarity", "mean")).reset_index()
+    out = g.agg(
+        n_attack=("n_attack", "min"),
+        n_heldout=("n_heldout", "min"),
+        overfit_mean=("overfit", "mean"),
+        overfit_sd=("overfit", "std"),
+        overfit_min=("overfit", "min"),
+        overfit_max=("overfit", "max"),
+        acc_attack=("acc_attack", "mean"),
+        acc_heldout=("acc_heldout", "mean"),
+        similarity=("query_similarity", "mean"),
+    ).reset_index()
     out["sqrt_k_over_n"] = [sqrt_k_over_n(int(k), int(n)) for k, n in zip(out["k"], out["n_attack"], strict=True)]
     out["bound"] = [
         overfit_bound(int(r.n_attack), int(r.n_heldout), int(r.k), float(r.similarity), delta) for r in out.itertuples()
@@ -215,7 +233,9 @@ def models_similarity(preds: Predictions) -> float:
     return float(upper_pairs(pairwise_similarity(preds.errors())).mean()) if preds.num_models > 1 else 1.0
 
 
-def study_params(cfg: dict[str, object], sequence_keys: Sequence[str] = ("k_grid", "attacks", "mechanisms")) -> StudyParams:
+def study_params(
+    cfg: dict[str, object], sequence_keys: Sequence[str] = ("k_grid", "attacks", "mechanisms")
+) -> StudyParams:
     """StudyParams from the ``adaptive:`` config section (lists become tuples)."""
     fields = set(StudyParams.__dataclass_fields__)
     kwargs = {k: (tuple(v) if k in sequence_keys else v) for k, v in cfg.items() if k in fields}  # type: ignore[arg-type]
