@@ -30,6 +30,7 @@ include: "workflow/rules/search.smk"
 include: "workflow/rules/seeds.smk"
 include: "workflow/rules/predict.smk"
 include: "workflow/rules/retraining.smk"
+include: "workflow/rules/adaptive.smk"
 
 
 rule all:
@@ -50,3 +51,4 @@ rule all:
         seeds_targets(),
         predict_targets(),
         retraining_targets(),
+        adaptive_targets(),

@@ -19,6 +19,7 @@ Studies, one per paper (named like the Snakemake rules files and results folders
 Built on the studies
 --------------------
 - ``holdout.audit``        ``holdout audit``: every lens of the four papers on a user's own models.
+- ``holdout.adaptive``     beyond the papers: adaptive attacks and leaderboard defences on real predictions.
 
 Inputs, outputs and plumbing
 ----------------------------

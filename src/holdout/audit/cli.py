@@ -9,6 +9,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from holdout.audit.core import AuditError, load_audit_predictions, selection_bits
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
@@ -65,6 +66,14 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_adaptive_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--adaptive",
+        action="store_true",
+        help="also run the adaptive analyst study on your models (writes <out>/adaptive/; minutes on large sets)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """``holdout`` with its ``audit`` subcommand (every option's default shown in --help)."""
     parser = argparse.ArgumentParser(prog="holdout", description="holdout: audits of test-set reuse.")
@@ -78,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         "you made, and is there evidence that you overfit the test set?",
     )
     _add_audit_arguments(audit)
+    _add_adaptive_argument(audit)
     return parser
 
 
@@ -107,7 +117,12 @@ def _audit(args: argparse.Namespace) -> dict[str, object]:
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
     result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
-    return write_audit(result, args.out)
+    summary = write_audit(result, args.out)
+    if getattr(args, "adaptive", False):
+        from holdout.audit.adaptive_lens import adaptive_lens
+
+        summary["adaptive"] = adaptive_lens(preds, Path(args.out) / "adaptive")
+    return summary
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (AuditError, OSError) as exc:
         print(f"holdout audit: error: {exc}", file=sys.stderr)
         return 2
-    for lens in LENSES:
+    for lens in (*LENSES, "adaptive"):
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]
     print(f"wrote {args.out}/report.html and every number beside it in {time.perf_counter() - start:.1f} s")

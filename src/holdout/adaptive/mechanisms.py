@@ -1,0 +1,153 @@
+"""Mechanisms that answer an analyst's accuracy queries on the attack half (the leaderboard).
+
+Every mechanism receives the 0/1 correctness of the k queries on the leaderboard points
+(a k x n boolean matrix, in the order the analyst asked them) and returns the k answers the
+analyst saw, as accuracies (``nan`` where a mechanism refuses to answer). The queries of the
+attacks in :mod:`holdout.adaptive.attacks` do not depend on earlier answers (only the final
+submission does), so answering them in one call is the same as answering them one by one.
+
+- :func:`trivial`: the exact empirical accuracy (Mania et al. 2019, Sec. 4, "Trivial Mechanism").
+- :func:`ladder`: Blum & Hardt (2015), *The Ladder*, Algorithm 1 (step size eta).
+- :func:`ladder_parameter_free`: Blum & Hardt (2015), the parameter-free Ladder (one-sided paired
+  t-test against the current leader; as in their code ``mrtzh/Ladder.jl``, ``score!(::FreeLadder)``).
+- :func:`thresholdout`: Dwork et al. (2015, *Science* 349:636), Thresholdout (threshold T, Laplace
+  noise scale sigma, overfitting budget B).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "ThresholdoutParams",
+    "ladder",
+    "ladder_parameter_free",
+    "round_to_step",
+    "thresholdout",
+    "thresholdout_published",
+    "trivial",
+]
+
+
+def _as_correct(correct: np.ndarray) -> np.ndarray:
+    c = np.asarray(correct)
+    if c.ndim != 2 or c.shape[1] == 0:
+        raise ValueError(f"correct must be a k x n 0/1 matrix with n >= 1, got shape {c.shape}")
+    return c.astype(bool, copy=False)
+
+
+def trivial(correct: np.ndarray) -> np.ndarray:
+    """The trivial mechanism: the exact leaderboard accuracy of each query (Mania et al. Sec. 4)."""
+    return _as_correct(correct).mean(axis=1)
+
+
+def round_to_step(x: float, step: float) -> float:
+    """[x]_eta of Blum & Hardt Algorithm 1: x rounded to the nearest integer multiple of ``step``."""
+    return round(x / step) * step
+
+
+def ladder(correct: np.ndarray, step: float) -> np.ndarray:
+    """The Ladder (Blum & Hardt 2015, Algorithm 1) with step size ``step`` (eta > 0).
+
+    In losses: R_0 = inf; at round t, if R_S(f_t) < R_{t-1} - eta then R_t = [R_S(f_t)]_eta, else
+    R_t = R_{t-1}. The analyst sees 1 - R_t (an accuracy): the best score so far, moved only
+    when a submission beats it by more than eta.
+    """
+    if not step > 0:
+        raise ValueError(f"Ladder step size must be > 0, got {step}")
+    losses = 1.0 - trivial(correct)
+    answers = np.empty_like(losses)
+    best = math.inf
+    for t, loss in enumerate(losses):
+        if loss < best - step:
+            best = round_to_step(float(loss), step)
+        answers[t] = 1.0 - best
+    return answers
+
+
+def ladder_parameter_free(correct: np.ndarray) -> np.ndarray:
+    """The parameter-free Ladder of Blum & Hardt (2015) (their code ``mrtzh/Ladder.jl``, ``FreeLadder``).
+
+    A submission replaces the leader when its loss is below the leader's by more than s / sqrt(n),
+    s the sample standard deviation of the paired loss differences (of the losses themselves for
+    the first submission): a one-sided paired t-test at about one standard error. The reported
+    score is the leader's exact loss (no rounding); the analyst sees 1 - that loss.
+    """
+    c = _as_correct(correct)
+    n = c.shape[1]
+    losses = 1.0 - c.mean(axis=1)
+    answers = np.empty_like(losses)
+    best, leader = math.inf, -1
+    for t in range(c.shape[0]):
+        loss_t = (~c[t]).astype(np.float64)
+        diff = loss_t if leader < 0 else loss_t - (~c[leader]).astype(np.float64)
+        s = float(diff.std(ddof=1)) if n > 1 else 0.0
+        if losses[t] < best - s / math.sqrt(n):
+            best, leader = float(losses[t]), t
+        answers[t] = 1.0 - best
+    return answers
+
+
+@dataclass(frozen=True)
+class ThresholdoutParams:
+    """Thresholdout's threshold T, noise scale sigma (Laplace) and budget B (None: unlimited)."""
+
+    threshold: float
+    sigma: float
+    budget: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.threshold >= 0 or not self.sigma >= 0:
+            raise ValueError(f"Thresholdout needs threshold >= 0 and sigma >= 0, got {self}")
+        if self.budget is not None and self.budget < 0:
+            raise ValueError(f"Thresholdout budget must be >= 0 or None, got {self.budget}")
+
+
+def thresholdout_published(
+    n_holdout: int, threshold_sqrt_n: float = 4.0, sigma_sqrt_n: float = 1.0
+) -> ThresholdoutParams:
+    """The published experiment's parameters scaled to the holdout size: T = 4/sqrt(n), sigma = 1/sqrt(n).
+
+    Dwork et al. (2015, Science), supplementary code: ``threshold = 4.0/np.sqrt(n)``,
+    ``tolerance = 1.0/np.sqrt(n)`` with n = 10,000, i.e. T = 0.04 and sigma = 0.01.
+    """
+    if n_holdout < 1:
+        raise ValueError(f"holdout size must be >= 1, got {n_holdout}")
+    root = math.sqrt(n_holdout)
+    return ThresholdoutParams(threshold=threshold_sqrt_n / root, sigma=sigma_sqrt_n / root)
+
+
+def _laplace(rng: np.random.Generator, scale: float) -> float:
+    return float(rng.laplace(0.0, scale)) if scale > 0 else 0.0
+
+
+def thresholdout(
+    correct_train: np.ndarray, correct_holdout: np.ndarray, params: ThresholdoutParams, rng: np.random.Generator
+) -> np.ndarray:
+    """Thresholdout (Dwork et al. 2015, Science, the algorithm box; CACM 2017 Fig. 1).
+
+    T_hat = T + Lap(2 sigma). For each query phi: if the budget is spent, answer ``nan`` (the
+    mechanism stops); else draw eta ~ Lap(4 sigma); if |E_h[phi] - E_t[phi]| > T_hat + eta, draw
+    xi ~ Lap(sigma), answer E_h[phi] + xi, spend one unit of budget and redraw T_hat = T + Lap(2 sigma);
+    otherwise answer E_t[phi]. With sigma = 0 it answers E_t when |E_h - E_t| <= T, else E_h.
+    """
+    acc_t, acc_h = trivial(correct_train), trivial(correct_holdout)
+    if acc_t.shape != acc_h.shape:
+        raise ValueError(f"train and holdout hold {acc_t.size} and {acc_h.size} queries")
+    answers = np.full(acc_t.shape, np.nan)
+    budget = params.budget
+    t_hat = params.threshold + _laplace(rng, 2 * params.sigma)
+    for i, (e_t, e_h) in enumerate(zip(acc_t, acc_h, strict=True)):
+        if budget is not None and budget < 1:
+            break
+        eta = _laplace(rng, 4 * params.sigma)
+        if abs(e_h - e_t) > t_hat + eta:
+            answers[i] = e_h + _laplace(rng, params.sigma)
+            budget = None if budget is None else budget - 1
+            t_hat = params.threshold + _laplace(rng, 2 * params.sigma)
+        else:
+            answers[i] = e_t
+    return answers

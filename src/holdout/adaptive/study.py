@@ -1,0 +1,242 @@
+"""The adaptive-analyst study on one test set: splits, attacks x mechanisms, overfit vs k, the bound check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from holdout.adaptive import attacks, mechanisms
+from holdout.adaptive.bounds import overfit_bound, section4_bound, sqrt_k_over_n
+from holdout.predictions import Predictions
+from holdout.similarity import pairwise_similarity, upper_pairs
+
+__all__ = ["ATTACKS", "MECHANISMS", "StudyParams", "Split", "run_study", "seeded_split", "summarize"]
+
+ATTACKS = ("boosting", "ensemble", "selection")
+MECHANISMS = ("trivial", "ladder", "ladder_free", "thresholdout")
+
+
+@dataclass(frozen=True)
+class StudyParams:
+    """Parameters of the study (config ``adaptive:``; see config/schema.yaml for each one's source)."""
+
+    n_splits: int = 10
+    k_grid: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+    ensemble_k_max: int = 200
+    subset_size: int = 5
+    ladder_step: float = 0.01
+    threshold_sqrt_n: float = 4.0
+    sigma_sqrt_n: float = 1.0
+    budget: int | None = None
+    delta: float = 0.05
+    seed: int = 0
+    base_model: str | None = None
+    attacks: tuple[str, ...] = ATTACKS
+    mechanisms: tuple[str, ...] = MECHANISMS
+
+
+@dataclass(frozen=True)
+class Split:
+    """Indices of the attack half A (the leaderboard), the held-out half H, and A's Thresholdout parts."""
+
+    attack: np.ndarray
+    heldout: np.ndarray
+    to_train: np.ndarray
+    to_holdout: np.ndarray
+
+
+def seeded_split(n: int, rng: np.random.Generator) -> Split:
+    """A uniformly random half of the n points as the attack half, the rest held out.
+
+    Thresholdout needs a "training" sample beside its holdout: the attack half is cut in two,
+    S_t (first half) and S_h (second half); the analyst's answers come from A only.
+    """
+    if n < 4:
+        raise ValueError(f"a test set of n = {n} points is too small to split (need >= 4)")
+    perm = rng.permutation(n)
+    attack, heldout = np.sort(perm[: n // 2]), np.sort(perm[n // 2 :])
+    inner = rng.permutation(attack.size)
+    half = attack.size // 2
+    return Split(attack, heldout, np.sort(attack[inner[:half]]), np.sort(attack[inner[half:]]))
+
+
+def _answers(mechanism: str, correct: np.ndarray, split: Split, p: StudyParams, rng: np.random.Generator) -> np.ndarray:
+    if mechanism == "trivial":
+        return mechanisms.trivial(correct[:, split.attack])
+    if mechanism == "ladder":
+        return mechanisms.ladder(correct[:, split.attack], p.ladder_step)
+    if mechanism == "ladder_free":
+        return mechanisms.ladder_parameter_free(correct[:, split.attack])
+    if mechanism == "thresholdout":
+        params = mechanisms.thresholdout_published(split.to_holdout.size, p.threshold_sqrt_n, p.sigma_sqrt_n)
+        params = mechanisms.ThresholdoutParams(params.threshold, params.sigma, p.budget)
+        return mechanisms.thresholdout(correct[:, split.to_train], correct[:, split.to_holdout], params, rng)
+    raise ValueError(f"unknown mechanism {mechanism!r} (one of {', '.join(MECHANISMS)})")
+
+
+def _rule(mechanism: str, attack: str) -> attacks.Rule:
+    if mechanism.startswith("ladder"):
+        return "improved"
+    return "above_midpoint" if attack == "boosting" else "above_base"
+
+
+@dataclass(frozen=True)
+class _Attack:
+    """One attack's queries on one split: their correctness (k x n) and the submission map."""
+
+    correct: np.ndarray
+    submit: Callable[[np.ndarray, np.ndarray], np.ndarray]  # (answers, ks) -> correctness (len(ks), n)
+
+
+def _boosting(preds: Predictions, base: int, k: int, rng: np.random.Generator) -> _Attack:
+    f0 = preds.predictions[base].astype(np.int64)
+    flips, alt = attacks.boosting_queries(f0, preds.num_classes, k, rng)
+    c0, ca = f0 == preds.labels, alt == preds.labels
+    correct = np.where(flips, ca[None, :], c0[None, :])
+
+    def submit(kept: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        return np.where(attacks.boosting_submit(flips, kept, ks), ca[None, :], c0[None, :])
+
+    return _Attack(correct, submit)
+
+
+def _ensemble(preds: Predictions, canon: np.ndarray, k: int, size: int, rng: np.random.Generator) -> _Attack:
+    queries = attacks.ensemble_queries(canon, k, size, rng)
+    model_correct = preds.predictions == preds.labels[None, :]
+    cols = np.arange(preds.num_examples)
+    correct = model_correct[queries, cols[None, :]]
+
+    def submit(kept: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        chosen = attacks.ensemble_submit(queries, kept, ks, preds.num_models)
+        return model_correct[chosen, cols[None, :]]
+
+    return _Attack(correct, submit)
+
+
+def _selection(preds: Predictions, k: int, rng: np.random.Generator) -> _Attack:
+    order = rng.permutation(preds.num_models)[:k]
+    correct = preds.predictions[order] == preds.labels[None, :]
+
+    def submit(answers: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        return correct[attacks.selection_submit(answers, ks)]
+
+    return _Attack(correct, submit)
+
+
+def attack_grid(name: str, p: StudyParams, num_models: int) -> tuple[int, ...]:
+    """The k of the grid an attack can reach (selection: at most K models, and K itself)."""
+    cap = {"boosting": max(p.k_grid), "ensemble": p.ensemble_k_max, "selection": num_models}[name]
+    ks = [k for k in p.k_grid if k <= cap]
+    if name != "boosting" and cap not in ks and cap <= max(p.k_grid):
+        ks.append(cap)
+    return tuple(sorted(set(ks)))
+
+
+def base_model_index(preds: Predictions, name: str | None) -> int:
+    """The boosting attack's base: the named model, or the most accurate on the whole set (public)."""
+    if name is None:
+        return int(np.argmax(preds.accuracies()))
+    if name not in preds.model_names:
+        raise ValueError(f"adaptive.base_model {name!r} is not among the models of {preds.test_set}")
+    return preds.model_names.index(name)
+
+
+def _build(name: str, preds: Predictions, canon: np.ndarray, ks: tuple[int, ...], p: StudyParams, rng) -> _Attack:
+    if name == "boosting":
+        return _boosting(preds, base_model_index(preds, p.base_model), max(ks), rng)
+    if name == "ensemble":
+        return _ensemble(preds, canon, max(ks), p.subset_size, rng)
+    if name == "selection":
+        return _selection(preds, max(ks), rng)
+    raise ValueError(f"unknown attack {name!r} (one of {', '.join(ATTACKS)})")
+
+
+def _query_similarity(correct: np.ndarray, heldout: np.ndarray, max_queries: int = 200) -> float:
+    """Mean pairwise similarity of the queries' 0/1 losses on the held-out half (population proxy)."""
+    errors = ~correct[:max_queries][:, heldout]
+    if errors.shape[0] < 2:
+        return 1.0
+    return float(upper_pairs(pairwise_similarity(errors)).mean())
+
+
+def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Overfit of every attack x mechanism x split x k: one row each (attack and held-out accuracy too)."""
+    canon = attacks.canonical_labels(preds.predictions)
+    rows: list[dict[str, object]] = []
+    for s in range(p.n_splits):
+        rng = np.random.default_rng([p.seed, s])
+        split = seeded_split(preds.num_examples, rng)
+        for a_i, name in enumerate(p.attacks):
+            ks = attack_grid(name, p, preds.num_models)
+            attack = _build(name, preds, canon, ks, p, np.random.default_rng([p.seed, s, 1 + a_i]))
+            eta = _query_similarity(attack.correct, split.heldout)
+            for m_i, mech in enumerate(p.mechanisms):
+                mech_rng = np.random.default_rng([p.seed, s, 1 + a_i, 100 + m_i])
+                answers = _answers(mech, attack.correct, split, p, mech_rng)
+                key = answers if name == "selection" else attacks.kept_queries(answers, _rule(mech, name))
+                sub = attack.submit(key, np.asarray(ks))
+                acc_a, acc_h = sub[:, split.attack].mean(axis=1), sub[:, split.heldout].mean(axis=1)
+                for k, a, h in zip(ks, acc_a, acc_h, strict=True):
+                    rows.append(
+                        dict(
+                            attack=name,
+                            mechanism=mech,
+                            split=s,
+                            k=k,
+                            n_attack=split.attack.size,
+                            n_heldout=split.heldout.size,
+                            acc_attack=a,
+                            acc_heldout=h,
+                            overfit=a - h,
+                            query_similarity=eta,
+                        )
+                    )
+        if progress is not None:
+            progress(f"split {s + 1}/{p.n_splits} done")
+    return pd.DataFrame(rows)
+
+
+def summarize(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
+    """Mean, sd, min and max overfit over splits per attack x mechanism x k, beside sqrt(k/n) and the bound.
+
+    ``bound`` is :func:`holdout.adaptive.bounds.overfit_bound` at the attack's measured query
+    similarity (mean over splits); ``margin`` = bound - the largest overfit of any split.
+    """
+    g = runs.groupby(["attack", "mechanism", "k"], sort=False)
+    out = g.agg(
+        n_attack=("n_attack", "min"),
+        n_heldout=("n_heldout", "min"),
+        overfit_mean=("overfit", "mean"),
+        overfit_sd=("overfit", "std"),
+        overfit_min=("overfit", "min"),
+        overfit_max=("overfit", "max"),
+        acc_attack=("acc_attack", "mean"),
+        acc_heldout=("acc_heldout", "mean"),
+        similarity=("query_similarity", "mean"),
+    ).reset_index()
+    out["sqrt_k_over_n"] = [sqrt_k_over_n(int(k), int(n)) for k, n in zip(out["k"], out["n_attack"], strict=True)]
+    out["bound"] = [
+        overfit_bound(int(r.n_attack), int(r.n_heldout), int(r.k), float(r.similarity), delta) for r in out.itertuples()
+    ]
+    out["bound_alpha"] = [
+        section4_bound(int(r.n_attack), int(r.k) + 1, float(r.similarity), delta / 2.0)[1] for r in out.itertuples()
+    ]
+    out["margin"] = out["bound"] - out["overfit_max"]
+    return out
+
+
+def models_similarity(preds: Predictions) -> float:
+    """Mean pairwise similarity of the published models on the whole set (Mania et al. Sec. 2)."""
+    return float(upper_pairs(pairwise_similarity(preds.errors())).mean()) if preds.num_models > 1 else 1.0
+
+
+def study_params(
+    cfg: dict[str, object], sequence_keys: Sequence[str] = ("k_grid", "attacks", "mechanisms")
+) -> StudyParams:
+    """StudyParams from the ``adaptive:`` config section (lists become tuples)."""
+    fields = set(StudyParams.__dataclass_fields__)
+    kwargs = {k: (tuple(v) if k in sequence_keys else v) for k, v in cfg.items() if k in fields}  # type: ignore[arg-type]
+    return StudyParams(**kwargs)  # type: ignore[arg-type]
