@@ -127,9 +127,7 @@ def _fail(path: str, problem: str) -> TranslationsFileError:
 
 def _int_array(z: Any, key: str, ndim: int, path: str) -> np.ndarray:
     if key not in z:
-        raise _fail(
-            path, f"missing array {key!r} (a translations file needs predictions, vectors, labels, models, eps)"
-        )
+        raise _fail(path, f"missing array {key!r} (needed: predictions, vectors, labels, models, eps)")
     arr = np.asarray(z[key])
     if arr.ndim != ndim or not np.issubdtype(arr.dtype, np.integer):
         raise _fail(path, f"{key} must be a {ndim}-D integer array, got {arr.dtype} with shape {arr.shape}")
@@ -138,14 +136,12 @@ def _int_array(z: Any, key: str, ndim: int, path: str) -> np.ndarray:
 
 def check_translations(data: TranslationsData) -> TranslationsData:
     """Every shape, range and consistency rule of the format; :class:`TranslationsFileError` naming the file."""
-    p, path = data.source, data.source
+    p = path = data.source
     K, n, P = data.predictions.shape
     if K < 1 or n < 1:
         raise _fail(p, f"predictions has shape {data.predictions.shape}: need at least one model and one image")
     if data.vectors.shape != (P, 2):
-        raise _fail(
-            path, f"vectors has shape {data.vectors.shape}, expected ({P}, 2) (one offset per prediction column)"
-        )
+        raise _fail(path, f"vectors has shape {data.vectors.shape}, expected ({P}, 2): one offset per column")
     if len({tuple(v) for v in data.vectors.tolist()}) != P:
         raise _fail(path, "vectors holds a repeated offset")
     if not np.any(np.all(data.vectors == 0, axis=1)):
