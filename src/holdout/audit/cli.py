@@ -55,6 +55,11 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--rvw-C", type=float, default=5000.0, help="largest description length covered (bits)")
     p.add_argument("--selected", help="model the RvW bound is for (default: the most accurate)")
+    p.add_argument(
+        "--translations",
+        help="each model's predictions on every translation of every test image (.npz, see the docs): "
+        "runs Werpachowski et al.'s adversarial overfitting test without the models",
+    )
     p.add_argument("--model-names", type=_names, help="comma-separated model names for .npy predictions")
     p.add_argument("--num-classes", type=int, help="number of classes (default: largest label or prediction + 1)")
     p.add_argument(
@@ -95,6 +100,7 @@ def _audit(args: argparse.Namespace) -> dict[str, object]:
         rvw_detail=detail,
         rvw_C=args.rvw_C,
         selected=args.selected,
+        translations=args.translations,
     )
     preds = load_audit_predictions(
         args.predictions, args.labels, model_names=args.model_names, num_classes=args.num_classes

@@ -42,6 +42,12 @@ SECTIONS = (
         ("testable_models",),
     ),
     ("rvw", "Rip van Winkle's Razor on the selected model", "Arora & Zhang (2021), Theorem 3.1", ()),
+    (
+        "adversarial",
+        "Adversarial overfitting test (from the translations file)",
+        "Werpachowski et al. (2019), eqs. (2), (6)-(7), Sec. 3.3, Appendix B",
+        ("adversarial_pvalues",),
+    ),
 )
 
 
@@ -75,6 +81,9 @@ def _lens_table(result: AuditResult, lens: str) -> str:
                 }
             )
         )
+    if lens == "adversarial" and result.adversarial is not None:
+        cols = ["model", "aeg", "m", "R_S", "R_g", "T", "p_value"]
+        return _table(result.adversarial.pairwise[cols]) + _table(result.adversarial.n_model)
     return ""
 
 
