@@ -31,6 +31,8 @@ __all__ = [
     "model_years",
     "seed_model_translations",
     "figure2_example",
+    "success_logits",
+    "windows_of",
     "strongest_successes",
 ]
 
@@ -151,3 +153,40 @@ def seed_model_translations(
         device=device,
         path=path,
     )
+
+
+def windows_of(images: np.ndarray, window: int, offsets: np.ndarray) -> np.ndarray:
+    """The centre ``window`` of each uint8 N x 32 x 32 x 3 image moved by ``offsets[i]`` = (v_row, v_col)."""
+    top, left = check_window(window, 0)
+    return np.stack(
+        [img[top + r : top + r + window, left + c : left + c + window] for img, (r, c) in zip(images, offsets)]
+    )
+
+
+def success_logits(
+    checkpoints: dict[str, str | Path], images: np.ndarray, successes: pd.DataFrame, window: int, device: Any = "cpu"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Logits of each success's model on its original and translated window (``images`` indexed
+    by ``successes["index"]``)."""
+    import torch
+
+    from holdout.adversarial.cifar10 import windowed_classifier
+    from holdout.training import load_checkpoint
+
+    device = torch.device(device)
+    out_o = np.zeros((len(successes), 0))
+    out_t = out_o
+    for model, g in successes.groupby("model", sort=False):
+        net, meta = load_checkpoint(checkpoints[model], device)
+        net = windowed_classifier(net, meta["test_time"]["mean"], meta["test_time"]["std"], device)
+        imgs = images[g["index"].to_numpy(int)]
+        zero = np.zeros((len(g), 2), int)
+        with torch.no_grad():
+            lo, lt = (
+                net(torch.from_numpy(windows_of(imgs, window, off)).permute(0, 3, 1, 2).to(device)).cpu().numpy()
+                for off in (zero, g[["v_row", "v_col"]].to_numpy(int))
+            )
+        if out_o.shape[1] == 0:
+            out_o, out_t = np.zeros((len(successes), lo.shape[1])), np.zeros((len(successes), lo.shape[1]))
+        out_o[g.index.to_numpy()], out_t[g.index.to_numpy()] = lo, lt
+    return out_o, out_t
