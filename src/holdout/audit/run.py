@@ -86,6 +86,7 @@ class AuditResult:
     notes: tuple[str, ...] = field(default=())
     adversarial: AdversarialLens | None = None
     inputs: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = field(default=())
 
 
 def run_audit(
@@ -207,6 +208,8 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         out["adversarial"] = adversarial_summary(result.adversarial)
     if result.inputs:
         out["inputs"] = list(result.inputs)
+    if result.warnings:
+        out["warnings"] = list(result.warnings)
     return _json_safe(out)  # type: ignore[return-value]
 
 
