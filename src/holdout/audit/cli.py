@@ -112,7 +112,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _audit(args: argparse.Namespace) -> dict[str, object]:
-    check_out_dir(args.out)
     bits, detail = (None, "")
     if args.rvw_description is not None or args.search_size is not None:
         bits, detail = selection_bits(args.rvw_description, args.search_size)
@@ -134,6 +133,7 @@ def _audit(args: argparse.Namespace) -> dict[str, object]:
         new, _ = _load(args, args.new_predictions, args.new_labels, "--new-predictions")
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
+    check_out_dir(args.out)
     result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
     return write_audit(result, args.out)
