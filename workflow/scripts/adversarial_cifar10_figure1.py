@@ -10,7 +10,8 @@ log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
 inp, out = snakemake.input, snakemake.output  # noqa: F821
 table = figure1_table(load_predictions(inp.predictions), model_years(inp.years))
 for year, g in table.groupby("year"):
-    log.info("%d: %d models, best %.2f%% (%s)", year, len(g), g["accuracy"].max(), g.loc[g["accuracy"].idxmax(), "model"])
+    best = g.loc[g["accuracy"].idxmax()]
+    log.info("%d: %d models, best %.2f%% (%s)", year, len(g), best["accuracy"], best["model"])
 fig, data = plot_figure1(table)
 save_figure(fig, out.png, out.pdf, data=data, csv=out.csv)
 table.to_csv(out.table, index=False)
