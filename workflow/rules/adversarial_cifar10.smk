@@ -88,3 +88,91 @@ rule adversarial_cifar10_summary:
         models=lambda wildcards: adversarial_cifar10_models(),
     script:
         "../scripts/adversarial_cifar10_summary.py"
+
+
+rule adversarial_cifar10_figure1:
+    """Werpachowski et al. Figure 1: the published models' CIFAR-10 test accuracy by year."""
+    input:
+        predictions=data_prediction_path("cifar10_original"),
+        years="src/holdout/adversarial/data/werpachowski_model_years.csv",
+    output:
+        png=report(
+            f"{ADV_C10_DIR}/figure1.png",
+            caption="../report/adversarial_cifar10/figure1.rst",
+            category="Werpachowski et al.",
+            subcategory="CIFAR-10 (published models)",
+        ),
+        pdf=f"{ADV_C10_DIR}/figure1.pdf",
+        csv=f"{ADV_C10_DIR}/figure1.csv",
+        table=f"{ADV_C10_DIR}/figure1_models.csv",
+    log:
+        log_path("adversarial_cifar10", "figure1"),
+    benchmark:
+        bench_path("adversarial_cifar10", "figure1")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(1000),
+        runtime=attempt_scaled(5),
+    script:
+        "../scripts/adversarial_cifar10_figure1.py"
+
+
+rule adversarial_cifar10_figure2:
+    """Werpachowski et al. Figure 2: the strongest AEG's most confident adversarial translation."""
+    input:
+        per_image=lambda wildcards: expand(
+            f"{ADV_C10_DIR}/per_image/{{model}}_test.csv", model=adversarial_cifar10_models()
+        ),
+        checkpoints=lambda wildcards: [adversarial_cifar10_checkpoint(m) for m in adversarial_cifar10_models()],
+        archive=data_raw_path(DATA_CIFAR10_ARCHIVE),
+    output:
+        png=report(
+            f"{ADV_C10_DIR}/figure2.png",
+            caption="../report/adversarial_cifar10/figure2.rst",
+            category="Werpachowski et al.",
+            subcategory="CIFAR-10 (own models)",
+        ),
+        pdf=f"{ADV_C10_DIR}/figure2.pdf",
+        csv=f"{ADV_C10_DIR}/figure2.csv",
+    log:
+        log_path("adversarial_cifar10", "figure2"),
+    benchmark:
+        bench_path("adversarial_cifar10", "figure2")
+    conda:
+        "../../envs/torch.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(10),
+    params:
+        models=lambda wildcards: adversarial_cifar10_models(),
+        window_eps=lambda wildcards: adversarial_cifar10_window_eps(),
+    script:
+        "../scripts/adversarial_cifar10_figure2.py"
+
+
+rule adversarial_cifar10_translations:
+    """The translations file of the seeds models (input of `holdout audit --translations`)."""
+    input:
+        checkpoints=lambda wildcards: [adversarial_cifar10_checkpoint(m) for m in adversarial_cifar10_models()],
+        archive=data_raw_path(DATA_CIFAR10_ARCHIVE),
+    output:
+        translations=f"{ADV_C10_DIR}/translations.npz",
+    log:
+        log_path("adversarial_cifar10", "translations"),
+    benchmark:
+        bench_path("adversarial_cifar10", "translations")
+    conda:
+        "../../envs/torch.yaml"
+    threads: lambda wildcards: int(adversarial_cifar10_cfg()["threads"])
+    resources:
+        mem_mb=attempt_scaled(2000),
+        runtime=attempt_scaled(20),
+    params:
+        cfg=lambda wildcards: adversarial_cifar10_cfg(),
+        models=lambda wildcards: adversarial_cifar10_models(),
+        window_eps=lambda wildcards: adversarial_cifar10_window_eps(),
+    script:
+        "../scripts/adversarial_cifar10_translations.py"

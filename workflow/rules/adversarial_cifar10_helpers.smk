@@ -72,10 +72,18 @@ def adversarial_cifar10_checkpoint(model):
     return f"{adversarial_cifar10_cfg()['seeds_dir']}/models/{model}/checkpoint_{k:0{width}d}.pt"
 
 
+def adversarial_cifar10_figure1_targets():
+    """Figure 1 of Werpachowski et al. (published models by year): needs only the published
+    CIFAR-10 predictions, so it is made whenever the study is enabled and they are available."""
+    if not study_enabled("adversarial_cifar10") or "cifar10_original" not in available_prediction_sets():
+        return []
+    return [f"{ADV_C10_DIR}/figure1.{ext}" for ext in ("png", "pdf", "csv")] + [f"{ADV_C10_DIR}/figure1_models.csv"]
+
+
 def adversarial_cifar10_targets():
     """Final outputs of the CIFAR-10 adversarial study (empty when it does not run)."""
     if not adversarial_cifar10_active():
-        return []
+        return adversarial_cifar10_figure1_targets()
     adversarial_cifar10_window_eps()  # refuse a window/eps the canvas cannot hold, before anything runs
     adversarial_cifar10_models()
     return [
@@ -91,5 +99,9 @@ def adversarial_cifar10_targets():
             "pvalue_vs_error.png",
             "pvalue_vs_error.pdf",
             "pvalue_vs_error.csv",
+            "figure2.png",
+            "figure2.pdf",
+            "figure2.csv",
+            "translations.npz",
         )
-    ]
+    ] + adversarial_cifar10_figure1_targets()

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-__all__ = ["plot_figure5", "plot_pvalue_vs_error"]
+__all__ = ["plot_figure1", "plot_figure2", "plot_figure5", "plot_pvalue_vs_error"]
 
 _STYLE = {
     "strongest": {"color": "tab:blue", "marker": "o"},
@@ -118,3 +118,59 @@ def plot_pvalue_vs_error(pvalues: pd.DataFrame, alpha: float = 0.05) -> tuple[Fi
     fig.tight_layout()
     cols = ["model", "set", "aeg", "sample_size", "R_S", "p_value", "log_p_value", "log10_p_value"]
     return fig, full[cols].reset_index(drop=True)
+
+
+def plot_figure1(table: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
+    """Werpachowski et al. Figure 1: CIFAR-10 test accuracy of the published models by year of
+    publication (``table`` from :func:`holdout.adversarial.cifar10_figures.figure1_table`)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    ax.scatter(table["year"], table["accuracy"], s=22, color="tab:blue", alpha=0.8)
+    ax.set_xlabel("year")
+    ax.set_ylabel("CIFAR-10 test accuracy (%)")
+    lo, hi = int(table["year"].min()), int(table["year"].max())
+    ax.set_xlim(min(lo, 2010) - 0.5, hi + 0.5)
+    ax.set_xticks(range(min(lo, 2010), hi + 1, 2 if hi - lo > 6 else 1))
+    ax.grid(alpha=0.3)
+    ax.set_title(f"Accuracy on the CIFAR-10 test set by year ({len(table)} models)", fontsize=10)
+    fig.tight_layout()
+    return fig, table[["model", "year", "accuracy", "n"]].copy()
+
+
+def plot_figure2(
+    original: np.ndarray, translated: np.ndarray, example: dict, classes: list[str]
+) -> tuple[Figure, pd.DataFrame]:
+    """Werpachowski et al. Figure 2: the original image (left, with its prediction) and its
+    adversarial translation (right, with the vector v = (dx, dy) and the prediction). ``original``
+    and ``translated``: uint8 H x W x 3 windows; ``example`` from
+    :func:`holdout.adversarial.cifar10_figures.figure2_example`."""
+    fig, axes = plt.subplots(1, 2, figsize=(5.6, 3.2))
+    dx, dy = int(example["v_col"]), int(example["v_row"])
+    titles = [
+        f"original\npredicted: {classes[example['pred_original']]}",
+        f"translated by (dx, dy) = ({dx}, {dy})\npredicted: {classes[example['pred_translated']]}",
+    ]
+    for ax, img, title in zip(axes, (original, translated), titles):
+        ax.imshow(img, interpolation="nearest")
+        ax.set_title(title, fontsize=9)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    fig.suptitle(
+        f"{example['model']}, CIFAR-10 test image {example['index']} (true class: {classes[example['label']]})",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    data = pd.DataFrame(
+        [
+            {
+                "model": example["model"],
+                "index": int(example["index"]),
+                "label": classes[example["label"]],
+                "dx": dx,
+                "dy": dy,
+                "pred_original": classes[example["pred_original"]],
+                "pred_translated": classes[example["pred_translated"]],
+                "excess_logit": example["excess_logit"],
+            }
+        ]
+    )
+    return fig, data

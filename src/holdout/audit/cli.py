@@ -9,16 +9,28 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from holdout.audit.core import AuditError, load_audit_predictions, selection_bits
+from holdout.audit.inputs import (
+    chance_warnings,
+    check_input_path,
+    check_label_base,
+    check_out_dir,
+    read_array_predictions,
+)
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
+from holdout.predictions import Predictions
 
 __all__ = ["build_parser", "main"]
 
 EPILOG = """\
 formats: .csv (header row of model names, one row per test point, one column per model),
-.npy (K x n integer array, one row per model) or holdout's .npz predictions format (labels inside).
+.npy (K x n integer array, one row per model; or K x n x C scores / K x n x k top-k, see --scores
+and --topk) or holdout's .npz predictions format (labels inside).
 Labels: .npy vector or one-column .csv. Outputs in --out: summary.json, CSVs of every number,
 PNG/PDF figures and report.html (self-contained).
 """
@@ -56,6 +68,23 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--rvw-C", type=float, default=5000.0, help="largest description length covered (bits)")
     p.add_argument("--selected", help="model the RvW bound is for (default: the most accurate)")
+    p.add_argument(
+        "--translations",
+        help="each model's predictions on every translation of every test image (.npz, see the docs): "
+        "runs Werpachowski et al.'s adversarial overfitting test without the models",
+    )
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--scores",
+        action="store_true",
+        help="the .npy holds K x n x C scores (probabilities or logits): predicted class = argmax "
+        "(default for a 3-D float array)",
+    )
+    kind.add_argument(
+        "--topk",
+        action="store_true",
+        help="the .npy holds K x n x k top-k classes, top-1 in column 0 (default for a 3-D integer array)",
+    )
     p.add_argument("--model-names", type=_names, help="comma-separated model names for .npy predictions")
     p.add_argument("--num-classes", type=int, help="number of classes (default: largest label or prediction + 1)")
     p.add_argument(
@@ -105,24 +134,48 @@ def _audit(args: argparse.Namespace) -> dict[str, object]:
         rvw_detail=detail,
         rvw_C=args.rvw_C,
         selected=args.selected,
+        translations=args.translations,
     )
-    preds = load_audit_predictions(
-        args.predictions, args.labels, model_names=args.model_names, num_classes=args.num_classes
-    )
+    preds, read_as = _load(args, args.predictions, args.labels, "predictions")
     new = None
     if args.new_predictions is not None:
-        new = load_audit_predictions(
-            args.new_predictions, args.new_labels, model_names=args.model_names, num_classes=args.num_classes
-        )
+        new, _ = _load(args, args.new_predictions, args.new_labels, "--new-predictions")
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
+    check_out_dir(args.out)
     result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
+    result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
     summary = write_audit(result, args.out)
     if getattr(args, "adaptive", False):
         from holdout.audit.adaptive_lens import adaptive_lens
 
         summary["adaptive"] = adaptive_lens(preds, Path(args.out) / "adaptive")
     return summary
+
+
+def _load(args: argparse.Namespace, path: str, labels: str | None, option: str) -> tuple[Predictions, tuple[str, ...]]:
+    """One predictions input (2-D classes, 3-D scores / top-k, or .npz), checked for 1-based labels;
+    returns it and what was read (for the report)."""
+    p = check_input_path(path, option)
+    kind = "scores" if args.scores else "topk" if args.topk else "auto"
+    if p.suffix.lower() == ".npy" and labels is not None and (kind != "auto" or _ndim(p) == 3):
+        preds, what = read_array_predictions(
+            p, labels, kind, model_names=args.model_names, num_classes=args.num_classes
+        )
+    else:
+        if kind != "auto":
+            raise AuditError(f"{option} {p}: --scores / --topk need a 3-D .npy array (with --labels)")
+        preds = load_audit_predictions(p, labels, model_names=args.model_names, num_classes=args.num_classes)
+        what = ""
+    check_label_base(preds, str(labels or p))
+    return preds, (what,) if what else ()
+
+
+def _ndim(path: Path) -> int:
+    try:
+        return int(np.load(path, mmap_mode="r", allow_pickle=False).ndim)
+    except (OSError, ValueError):
+        return -1  # the reader names the problem
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,7 +20,9 @@ body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max
 padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.6em;margin-bottom:.2em} h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
 .meta{color:#555} .verdict{background:#f3f6fa;border-left:4px solid #1f77b4;padding:.6em 1em;margin:.8em 0}
-.note{color:#8a5a00} img{max-width:100%;height:auto;display:block;margin:.6em 0}
+.note{color:#8a5a00}
+.warn{color:#b00000;font-weight:bold;border:2px solid #b00000;padding:.5em 1em}
+img{max-width:100%;height:auto;display:block;margin:.6em 0}
 table{border-collapse:collapse;font-size:.85em;margin:.6em 0}
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
 th{background:#f4f4f4} td:first-child{text-align:left} .figs{display:flex;flex-wrap:wrap;gap:1em}
@@ -44,6 +46,12 @@ SECTIONS = (
         ("testable_models",),
     ),
     ("rvw", "Rip van Winkle's Razor on the selected model", "Arora & Zhang (2021), Theorem 3.1", ()),
+    (
+        "adversarial",
+        "Adversarial overfitting test (from the translations file)",
+        "Werpachowski et al. (2019), eqs. (2), (6)-(7), Sec. 3.3, Appendix B",
+        ("adversarial_pvalues",),
+    ),
 )
 
 
@@ -77,6 +85,9 @@ def _lens_table(result: AuditResult, lens: str) -> str:
                 }
             )
         )
+    if lens == "adversarial" and result.adversarial is not None:
+        cols = ["model", "aeg", "m", "R_S", "R_g", "T", "p_value"]
+        return _table(result.adversarial.pairwise[cols]) + _table(result.adversarial.n_model)
     return ""
 
 
@@ -90,6 +101,8 @@ def render_report(result: AuditResult, summary: dict, figures: dict[str, Path]) 
             f"delta = {result.options.delta:g}.</p>"
         ),
     ]
+    parts += [f"<p class='warn'>Warning: {html.escape(w)}</p>" for w in result.warnings]
+    parts += [f"<p class='meta'>{html.escape(t)}</p>" for t in result.inputs]
     for lens, title, paper, names in SECTIONS:
         if lens not in summary:
             continue

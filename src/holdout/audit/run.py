@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.audit import plots, verdicts
+from holdout.audit.adversarial_lens import AdversarialLens, adversarial_lens, adversarial_summary, write_adversarial
 from holdout.audit.core import (
     AuditError,
     BoundsLens,
@@ -41,7 +42,7 @@ from holdout.similarity.plots import (
 __all__ = ["LENSES", "AuditOptions", "AuditResult", "run_audit", "summary_dict", "write_audit"]
 
 #: every lens, in report order
-LENSES = ("accuracy", "new", "similarity", "bounds", "rvw")
+LENSES = ("accuracy", "new", "similarity", "bounds", "rvw", "adversarial")
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class AuditOptions:
     rvw_detail: str = ""
     rvw_C: float = 5000.0
     selected: str | None = None
+    translations: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("eps", "delta", "alpha", "band_level"):
@@ -82,6 +84,9 @@ class AuditResult:
     bounds: BoundsLens | None = None
     rvw: RvwLens | None = None
     notes: tuple[str, ...] = field(default=())
+    adversarial: AdversarialLens | None = None
+    inputs: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = field(default=())
 
 
 def run_audit(
@@ -127,6 +132,14 @@ def run_audit(
             "Rip van Winkle's Razor: not run (give --rvw-description FILE and/or --search-size G "
             "to describe how the selected model was chosen)."
         )
+    adversarial = None
+    if "adversarial" in lenses and options.translations is not None:
+        adversarial = adversarial_lens(options.translations, preds, alpha=options.alpha)
+    elif "adversarial" in lenses:
+        notes.append(
+            "Adversarial overfitting test (Werpachowski et al.): not run (give --translations FILE: "
+            "each model's predictions on the translated test images)."
+        )
     return AuditResult(
         source,
         preds.test_set,
@@ -138,6 +151,7 @@ def run_audit(
         bounds,
         rvw,
         tuple(notes),
+        adversarial,
     )
 
 
@@ -190,6 +204,12 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         }
     if result.rvw is not None:
         out["rvw"] = asdict(result.rvw) | {"overfit": result.rvw.overfit, "verdict": verdicts.rvw_verdict(result.rvw)}
+    if result.adversarial is not None:
+        out["adversarial"] = adversarial_summary(result.adversarial)
+    if result.inputs:
+        out["inputs"] = list(result.inputs)
+    if result.warnings:
+        out["warnings"] = list(result.warnings)
     return _json_safe(out)  # type: ignore[return-value]
 
 
@@ -253,6 +273,8 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
             figs["testable_models"],
             data=data,
         )
+    if result.adversarial is not None:
+        figs |= write_adversarial(result.adversarial, out, label)
     return figs
 
 

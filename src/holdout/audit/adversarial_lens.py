@@ -1,0 +1,183 @@
+"""The audit's adversarial lens: Werpachowski, György & Szepesvári (2019), *Detecting
+overfitting via adversarial examples*, from a translations file instead of the models.
+
+From each model's predictions on every needed translation of every test image
+(:mod:`holdout.adversarial.translations_file`) the translational AEGs of Appendix B and their
+exact densities (eqs. 8, 9) give per model and AEG the test error R_S, the importance-weighted
+adversarial risk estimate R_g of eq. (2), the pairwise independence test (6)-(7), and over all
+models the N-model test of Sec. 3.3 (ii). Every number comes from :mod:`holdout.adversarial.stats`.
+Torch-free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from holdout.adversarial.imagenet import attack_range
+from holdout.adversarial.stats import adversarial_risk, empirical_error, n_model_test, pairwise_test
+from holdout.adversarial.translation import ATTACKS
+from holdout.adversarial.translations_file import (
+    TranslationsFileError,
+    attacks_from_translations,
+    available_attacks,
+    read_translations,
+)
+from holdout.audit.core import AuditError
+from holdout.plotting import save_figure
+from holdout.predictions import Predictions
+
+__all__ = ["AdversarialLens", "adversarial_lens", "adversarial_summary", "adversarial_verdict", "write_adversarial"]
+
+
+@dataclass(frozen=True)
+class AdversarialLens:
+    """Werpachowski et al.'s tests on K models from a translations file.
+
+    ``pairwise``: model, aeg, m, R_S, R_g, T (= R_g - R_S), variance, U, p_value, log_p_value,
+    rejected (p <= alpha), one row per model and AEG. ``n_model``: aeg, n_models, statistic,
+    variance, U, p_value, log_p_value. ``skipped``: AEGs the file does not allow, and why.
+    """
+
+    source: str
+    eps: float
+    norm: str
+    alpha: float
+    pairwise: pd.DataFrame
+    n_model: pd.DataFrame
+    skipped: tuple[str, ...]
+
+    @property
+    def headline_aeg(self) -> str:
+        """The strongest AEG that ran (the paper's order: strongest, nearest, random, random2)."""
+        return str(next(a for a in ATTACKS if a in set(self.pairwise["aeg"])))
+
+
+def _check_against(data, preds: Predictions | None) -> None:
+    if preds is None:
+        return
+    if data.num_examples == preds.num_examples and not np.array_equal(data.labels, preds.labels):
+        raise AuditError(
+            f"{data.source}: its labels differ from the audit's labels on the same {data.num_examples} images "
+            "(the translations must be of the same test set, in the same order)"
+        )
+
+
+def adversarial_lens(
+    path: str | Path, preds: Predictions | None = None, *, alpha: float = 0.05, seed: int = 0
+) -> AdversarialLens:
+    """Run every AEG the translations file at ``path`` allows on each of its models (Appendix B),
+    then eqs. (2), (6)-(7) per model and the N-model test (Sec. 3.3 (ii)) over them. ``preds``
+    (the audit's predictions) only serve to check that the labels agree."""
+    try:
+        data = read_translations(path)
+        _check_against(data, preds)
+        why = available_attacks(data)
+        aegs = [a for a in ATTACKS if not why[a]]
+        if not aegs:
+            raise AuditError(f"{path}: no AEG can run: " + "; ".join(f"{a} {w}" for a, w in why.items()))
+        results = [attacks_from_translations(data, k, aegs, seed=seed) for k in range(data.num_models)]
+    except TranslationsFileError as exc:
+        raise AuditError(f"--translations {exc}") from None
+    rows, nrows = [], []
+    for a in aegs:
+        U, rng = attack_range(a)
+        ts = []
+        for name, res in zip(data.models, results):
+            out, t = res.outcomes[a], res.t_statistic(a)
+            test = pairwise_test(t, U, expected_range=rng)
+            ts.append(t)
+            rows.append(
+                {
+                    "model": name,
+                    "aeg": a,
+                    "m": res.m,
+                    "R_S": empirical_error(res.losses),
+                    "R_g": adversarial_risk(out.adv_losses, out.densities),
+                    "T": test.statistic,
+                    "variance": test.variance,
+                    "U": U,
+                    "p_value": test.p_value,
+                    "log_p_value": test.log_p_value,
+                    "rejected": bool(test.p_value <= alpha),
+                }
+            )
+        nm = n_model_test(np.stack(ts), U, expected_range=rng)
+        nrows.append(
+            {
+                "aeg": a,
+                "n_models": nm.n_models,
+                "statistic": nm.statistic,
+                "variance": nm.variance,
+                "U": U,
+                "p_value": nm.p_value,
+                "log_p_value": nm.log_p_value,
+            }
+        )
+    skipped = tuple(f"{a}: {w}" for a, w in why.items() if w)
+    return AdversarialLens(str(path), data.eps, data.norm, alpha, pd.DataFrame(rows), pd.DataFrame(nrows), skipped)
+
+
+def adversarial_verdict(lens: AdversarialLens) -> str:
+    """One plain-language paragraph on the headline AEG."""
+    a = lens.headline_aeg
+    t = lens.pairwise[lens.pairwise["aeg"] == a]
+    nm = lens.n_model[lens.n_model["aeg"] == a].iloc[0]
+    k, K = int(t["rejected"].sum()), len(t)
+    worst = t.loc[t["p_value"].idxmin()]
+    text = (
+        f"With the {a} translation AEG (eps = {lens.eps:g}, {lens.norm}-norm), the pairwise test rejects "
+        f"independence of model and test set for {k} of {K} models at {lens.alpha:g} (smallest p = "
+        f"{worst['p_value']:.3g}, {worst['model']}: R_S = {100 * worst['R_S']:.2f}%, R_g = {100 * worst['R_g']:.2f}%)"
+    )
+    if K > 1:
+        text += f"; the N-model test over all {K} gives p = {nm['p_value']:.3g}"
+    if k == 0 and (K == 1 or nm["p_value"] > lens.alpha):
+        return text + ": no evidence that these models overfit the test set (as Werpachowski et al. found on ImageNet)."
+    return text + ": evidence of dependence between the models and the test set (overfitting, or training on it)."
+
+
+def adversarial_summary(lens: AdversarialLens) -> dict[str, object]:
+    """The lens's entry of ``summary.json``."""
+    return {
+        "translations": lens.source,
+        "eps": lens.eps,
+        "norm": lens.norm,
+        "aegs": sorted(set(lens.pairwise["aeg"]), key=ATTACKS.index),
+        "skipped": list(lens.skipped),
+        "n_model": lens.n_model.to_dict(orient="records"),
+        "rejected": {a: int(g["rejected"].sum()) for a, g in lens.pairwise.groupby("aeg")},
+        "verdict": adversarial_verdict(lens),
+    }
+
+
+def plot_pvalues(lens: AdversarialLens, title: str):
+    """p-value of the pairwise test per model (x) and AEG (marker), log scale, with alpha."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    models = list(dict.fromkeys(lens.pairwise["model"]))
+    x = {m: i for i, m in enumerate(models)}
+    for a, g in lens.pairwise.groupby("aeg", sort=False):
+        ax.scatter([x[m] for m in g["model"]], g["p_value"].clip(lower=1e-300), label=a, s=18)
+    ax.axhline(lens.alpha, color="red", lw=1, ls="--", label=f"alpha = {lens.alpha:g}")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(models)), models, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("p-value, pairwise test (6)-(7)")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def write_adversarial(lens: AdversarialLens, out: Path, label: str) -> dict[str, Path]:
+    """``adversarial_n_model.csv`` and the p-value figure (PNG, PDF, ``adversarial_pvalues.csv`` of every
+    pairwise test); returns name -> PNG."""
+    out = Path(out)
+    lens.n_model.to_csv(out / "adversarial_n_model.csv", index=False)
+    png = out / "adversarial_pvalues.png"
+    save_figure(plot_pvalues(lens, f"{label}: adversarial overfitting test"), png, data=lens.pairwise)
+    return {"adversarial_pvalues": png}
