@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from holdout.audit.adaptive_lens import adaptive_report_table
+
 if TYPE_CHECKING:  # the result type only: audit.run imports this module to write the report
     from holdout.audit.run import AuditResult
 
@@ -52,6 +54,12 @@ SECTIONS = (
         "Werpachowski et al. (2019), eqs. (2), (6)-(7), Sec. 3.3, Appendix B",
         ("adversarial_pvalues",),
     ),
+    (
+        "adaptive",
+        "How much an adaptive analyst could overfit this test set (--adaptive)",
+        "Mania et al. (2019), Sec. 4, Corollary 4; Blum & Hardt (2015); Dwork et al. (2015)",
+        ("adaptive_overfit",),
+    ),
 )
 
 
@@ -88,6 +96,8 @@ def _lens_table(result: AuditResult, lens: str) -> str:
     if lens == "adversarial" and result.adversarial is not None:
         cols = ["model", "aeg", "m", "R_S", "R_g", "T", "p_value"]
         return _table(result.adversarial.pairwise[cols]) + _table(result.adversarial.n_model)
+    if lens == "adaptive" and result.adaptive is not None:
+        return _table(adaptive_report_table(result.adaptive))
     return ""
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.audit import plots, verdicts
+from holdout.audit.adaptive_lens import AdaptiveLens, adaptive_lens, adaptive_summary, write_adaptive
 from holdout.audit.adversarial_lens import AdversarialLens, adversarial_lens, adversarial_summary, write_adversarial
 from holdout.audit.core import (
     AuditError,
@@ -61,6 +62,7 @@ class AuditOptions:
     rvw_C: float = 5000.0
     selected: str | None = None
     translations: str | None = None
+    adaptive: bool = False  # the adaptive analyst lens (--adaptive): seconds to minutes, so opt-in
 
     def __post_init__(self) -> None:
         for name in ("eps", "delta", "alpha", "band_level"):
@@ -87,6 +89,7 @@ class AuditResult:
     adversarial: AdversarialLens | None = None
     inputs: tuple[str, ...] = field(default=())
     warnings: tuple[str, ...] = field(default=())
+    adaptive: AdaptiveLens | None = None
 
 
 def run_audit(
@@ -140,6 +143,7 @@ def run_audit(
             "Adversarial overfitting test (Werpachowski et al.): not run (give --translations FILE: "
             "each model's predictions on the translated test images)."
         )
+    adaptive = adaptive_lens(preds) if options.adaptive else None
     return AuditResult(
         source,
         preds.test_set,
@@ -152,6 +156,7 @@ def run_audit(
         rvw,
         tuple(notes),
         adversarial,
+        adaptive=adaptive,
     )
 
 
@@ -206,6 +211,8 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         out["rvw"] = asdict(result.rvw) | {"overfit": result.rvw.overfit, "verdict": verdicts.rvw_verdict(result.rvw)}
     if result.adversarial is not None:
         out["adversarial"] = adversarial_summary(result.adversarial)
+    if result.adaptive is not None:
+        out["adaptive"] = adaptive_summary(result.adaptive)
     if result.inputs:
         out["inputs"] = list(result.inputs)
     if result.warnings:
@@ -275,6 +282,8 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
         )
     if result.adversarial is not None:
         figs |= write_adversarial(result.adversarial, out, label)
+    if result.adaptive is not None:
+        figs |= write_adaptive(result.adaptive, out, label)
     return figs
 
 
