@@ -19,7 +19,7 @@ include: "workflow/rules/rvw.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/cifar10_1.smk"
 include: "workflow/rules/similarity.smk"
-include: "workflow/rules/adversarial.smk"
+include: "workflow/rules/adversarial_synthetic.smk"
 include: "workflow/rules/adversarial_imagenet.smk"
 include: "workflow/rules/imagenetv2.smk"
 include: "workflow/rules/audit.smk"
@@ -41,7 +41,7 @@ rule all:
         data_targets(),
         cifar10_1_targets(),
         similarity_targets(),
-        adversarial_targets(),
+        adversarial_synthetic_targets(),
         adversarial_imagenet_targets(),
         imagenetv2_targets(),
         audit_targets(),
