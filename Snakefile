@@ -13,42 +13,46 @@ configfile: Path(workflow.basedir) / "config/config.yaml"
 report: "workflow/report/workflow.rst"
 
 
+# Includes in data-flow order: the data stage; the shared training infrastructure; the studies of the
+# published predictions; the synthetic and ImageNet adversarial studies; our own models (search, seeds,
+# predict) and what reads their outputs (search_analysis, adversarial_cifar10); the audit; adaptive.
+# The map study -> rules -> scripts -> library -> results -> tests -> config key: docs/architecture.md.
 include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/training.smk"
+include: "workflow/rules/cifar10_1.smk"
+include: "workflow/rules/retraining.smk"
+include: "workflow/rules/imagenetv2.smk"
+include: "workflow/rules/similarity.smk"
 include: "workflow/rules/bounds.smk"
 include: "workflow/rules/rvw.smk"
-include: "workflow/rules/data.smk"
-include: "workflow/rules/cifar10_1.smk"
-include: "workflow/rules/similarity.smk"
-include: "workflow/rules/adversarial.smk"
+include: "workflow/rules/adversarial_synthetic.smk"
 include: "workflow/rules/adversarial_imagenet.smk"
-include: "workflow/rules/imagenetv2.smk"
-include: "workflow/rules/audit.smk"
-include: "workflow/rules/search_analysis.smk"
-include: "workflow/rules/adversarial_cifar10.smk"
-include: "workflow/rules/training.smk"
 include: "workflow/rules/search.smk"
 include: "workflow/rules/seeds.smk"
 include: "workflow/rules/predict.smk"
-include: "workflow/rules/retraining.smk"
+include: "workflow/rules/search_analysis.smk"
+include: "workflow/rules/adversarial_cifar10.smk"
+include: "workflow/rules/audit.smk"
 include: "workflow/rules/adaptive.smk"
 
 
 rule all:
     default_target: True
     input:
-        bounds_targets(),
-        rvw_targets(),
         data_targets(),
         cifar10_1_targets(),
-        similarity_targets(),
-        adversarial_targets(),
-        adversarial_imagenet_targets(),
+        retraining_targets(),
         imagenetv2_targets(),
-        audit_targets(),
-        search_analysis_targets(),
-        adversarial_cifar10_targets(),
+        similarity_targets(),
+        bounds_targets(),
+        rvw_targets(),
+        adversarial_synthetic_targets(),
+        adversarial_imagenet_targets(),
         search_targets(),
         seeds_targets(),
         predict_targets(),
-        retraining_targets(),
+        search_analysis_targets(),
+        adversarial_cifar10_targets(),
+        audit_targets(),
         adaptive_targets(),

@@ -15,6 +15,7 @@ Studies, one per paper (named like the Snakemake rules files and results folders
 - ``holdout.adversarial``  Werpachowski et al. (2019): the adversarial overfitting test.
 - ``holdout.rvw``          Arora & Zhang (2021): Rip van Winkle's Razor.
 - ``holdout.training``     the CIFAR ResNet-preact family, augmentation, training loop, GPU slots.
+- ``holdout.search_analysis``  Mania et al. Fig. 3 / Table 1 and Recht et al. Table 1 for our own search's checkpoints.
 
 Built on the studies
 --------------------

@@ -149,7 +149,7 @@ def test_tiny_end_to_end(tiny, tmp_path):
             assert (df["forward_passes"] >= 25).all() and (df["forward_passes"] <= (6 * EPS + 1) ** 2).all()
     sizes = [4, 8, 100]
     pv = ac.pvalue_table(frames, sizes, seed=0)
-    # the OUTPUT CONTRACT of results/adversarial/cifar10/pvalues.csv
+    # the OUTPUT CONTRACT of results/adversarial_cifar10/pvalues.csv
     assert list(pv.columns[:5]) == ["model", "set", "aeg", "sample_size", "p_value"]
     assert set(pv["model"]) == {"seed000", "seed001"} and set(pv["set"]) == {"train", "test"}
     assert set(pv["aeg"]) == {"strongest", "nearest", "random", "random2"}

@@ -17,7 +17,7 @@ from holdout.data import load_cifar10
 from holdout.training import AugmentConfig, ResNetPreactConfig, RunSettings, TrainConfig, train
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
-OUT = "results/adversarial/cifar10"
+OUT = "results/adversarial_cifar10"
 TARGETS = [f"{OUT}/pvalues.csv", f"{OUT}/figure5.png", f"{OUT}/pvalue_vs_error.png", f"{OUT}/pvalues.md"]
 # only this stage's rules (and the arrays decoded from the archive) run: the seeds models and the
 # archive are given (never retrained/fetched)

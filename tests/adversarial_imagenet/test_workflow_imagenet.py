@@ -31,7 +31,7 @@ def test_workflow_imagenet_study(tiny_imagenet, tmp_path, workflow_runner):
     }
     cf = tmp_path / "tiny.yaml"
     cf.write_text(yaml.safe_dump(cfg))
-    d = "results/adversarial/imagenet"
+    d = "results/adversarial_imagenet"
     workflow_runner(tmp_path, f"{d}/summary.csv", f"{d}/figure5_resnet18.png", configfiles=[cf], extra=["--"])
     train = pd.read_csv(tmp_path / d / "resnet18/train/per_image.csv")
     val = pd.read_csv(tmp_path / d / "resnet18/val/per_image.csv")

@@ -17,7 +17,17 @@ import holdout
 
 SRC = Path(holdout.__file__).parent
 #: Packages that are studies (a paper or our own experiment); ``holdout.audit`` is built on them.
-STUDIES = ("adversarial", "bounds", "cifar10_1", "imagenetv2", "retraining", "rvw", "similarity", "training")
+STUDIES = (
+    "adversarial",
+    "bounds",
+    "cifar10_1",
+    "imagenetv2",
+    "retraining",
+    "rvw",
+    "search_analysis",
+    "similarity",
+    "training",
+)
 
 
 def _module_name(path: Path) -> str:

@@ -58,7 +58,7 @@ def test_search_analysis_rules(tmp_path, workflow_runner, search_predictions):
             }
         )
     )
-    out = "results/search/analysis"
+    out = "results/search_analysis"
     targets = [f"{out}/{f}" for f in FIG3 + ["table1.csv", "table1.md"]]
     targets += [f"{out}/recht_cifar10_1_v4/{f}" for f in RECHT]
     workflow_runner(tmp_path, *targets, configfiles=[cfg], extra=["--nolock", *ANALYSIS_ONLY])
@@ -102,7 +102,7 @@ def test_search_analysis_stops_on_too_few_checkpoints(tmp_path, workflow_runner,
     cfg.write_text(yaml.safe_dump({"search_analysis": {"min_accuracy": 0.99}}))
     proc = workflow_runner(
         tmp_path,
-        "results/search/analysis/figure3_summary.json",
+        "results/search_analysis/figure3_summary.json",
         configfiles=[cfg],
         extra=["--nolock", *ANALYSIS_ONLY],
         check=False,

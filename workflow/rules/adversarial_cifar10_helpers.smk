@@ -5,7 +5,7 @@ from snakemake.exceptions import WorkflowError
 from holdout.adversarial.cifar10_window import resolve_window_eps as _adv_c10_resolve
 from holdout.training.naming import seed_model_name as _adv_c10_model_name
 
-ADV_C10_DIR = "results/adversarial/cifar10"
+ADV_C10_DIR = "results/adversarial_cifar10"
 ADV_C10_SETS = ("train", "test")
 
 

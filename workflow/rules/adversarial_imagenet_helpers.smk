@@ -1,6 +1,6 @@
 # Helpers of the adversarial_imagenet stage (included by adversarial_imagenet.smk).
 
-ADV_IN_DIR = "results/adversarial/imagenet"
+ADV_IN_DIR = "results/adversarial_imagenet"
 ADV_IN_SPLITS = ("train", "val")
 
 

@@ -7,7 +7,7 @@ AUDIT_OWN = {
     "test": "results/search/predictions/cifar10_test.npz",
     "configs": "results/search/configs.csv",
     "v6": "results/search/predictions/cifar10_1_v6.npz",
-    "pvalues": "results/adversarial/cifar10/pvalues.csv",
+    "pvalues": "results/adversarial_cifar10/pvalues.csv",
 }
 
 

@@ -2,7 +2,7 @@
 # of our own random search, and the Recht et al. (2018) comparison with CIFAR-10.1 when its
 # images exist. Reads results/search/predictions/<test_set>.npz (holdout.predictions format,
 # written by the search study's predict rule). Helpers and search_analysis_targets() are in
-# search_analysis_helpers.smk; library: holdout.similarity.own_models.
+# search_analysis_helpers.smk; library: holdout.search_analysis.
 
 
 include: "search_analysis_helpers.smk"

@@ -1,7 +1,7 @@
 # Stage search_analysis: helpers (functions only; the rules are in search_analysis.smk).
 # Uses data_file_available() of data_helpers.smk (the data stage is included first).
 
-SA_RESULTS = "results/search/analysis"
+SA_RESULTS = "results/search_analysis"
 SA_PREDICTIONS = "results/search/predictions"
 # the CIFAR-10.1 images the search's predictions on a new test set need (absent from the mirror)
 SA_NEW_SET_IMAGES = {

@@ -6,8 +6,8 @@ import json
 from holdout.plotting import save_figure
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger, timed
-from holdout.similarity.own_models import checkpoint_table, eta_grid, search_figure3
-from holdout.similarity.plots import search_figure3_figures
+from holdout.search_analysis import checkpoint_table, eta_grid, search_figure3
+from holdout.search_analysis.plots import search_figure3_figures
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
 inp, out, params = snakemake.input, snakemake.output, snakemake.params  # noqa: F821

@@ -10,7 +10,7 @@ from holdout.cifar10_1.recht import linear_fit_markdown, table1_markdown
 from holdout.plotting import save_figure
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger
-from holdout.similarity.own_models import search_recht
+from holdout.search_analysis import search_recht
 from holdout.tables import write_table
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

@@ -3,7 +3,7 @@ search_analysis.min_accuracy: all, n_random random, n_top highest scoring; SB an
 
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger
-from holdout.similarity.own_models import search_table1
+from holdout.search_analysis import search_table1
 from holdout.tables import write_table
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)

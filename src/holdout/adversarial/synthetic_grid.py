@@ -1,5 +1,5 @@
 """The attack-strength grid of the synthetic experiment (Werpachowski et al. 2019, Appendix A.3),
-with numpy only: ``workflow/rules/adversarial_helpers.smk`` checks the plotted eps values against
+with numpy only: ``workflow/rules/adversarial_synthetic_helpers.smk`` checks the plotted eps values against
 it at parse time, without loading scipy (:mod:`holdout.adversarial.synthetic` does).
 
 This is the one definition: :mod:`holdout.adversarial.synthetic` re-exports these names.

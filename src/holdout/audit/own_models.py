@@ -6,7 +6,7 @@ Inputs are the contract files of the search and adversarial studies:
   ``m<index:03d>@e<epoch:03d>``, one entry per sampled configuration and evaluated epoch);
 * ``results/search/configs.csv`` (one row per sampled configuration: the grid of the search);
 * ``results/search/predictions/cifar10_1_v6.npz`` (same names; only when the images exist);
-* ``results/adversarial/cifar10/pvalues.csv`` (columns model, set, aeg, sample_size, p_value;
+* ``results/adversarial_cifar10/pvalues.csv`` (columns model, set, aeg, sample_size, p_value;
   models ``seed<seed:03d>``, set ``train`` or ``test``).
 
 The search's models are taken at their last evaluated epoch (one per configuration). The row

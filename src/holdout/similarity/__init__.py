@@ -19,9 +19,9 @@ Difficulty (Appendix C, Fig. 4)
 -------------------------------
 - :func:`difficulty_distribution`        the fraction of points misclassified by at most m models.
 
-The workflow's per-test-set analysis: :mod:`holdout.similarity.study` (:func:`~holdout.similarity.study.analyse_set`);
-our own trained models: :mod:`holdout.similarity.own_models`. The scalar independent-errors
-baseline is :func:`holdout.stats.independent_similarity`.
+The workflow's per-test-set analysis: :mod:`holdout.similarity.study` (:func:`~holdout.similarity.study.analyse_set`).
+The same analyses of our own search's checkpoints are :mod:`holdout.search_analysis`. The scalar
+independent-errors baseline is :func:`holdout.stats.independent_similarity`.
 """
 
 from holdout.similarity.core import (

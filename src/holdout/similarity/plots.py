@@ -22,7 +22,6 @@ __all__ = [
     "plot_difficulty",
     "plot_pair_similarities",
     "plot_similarity_scatter",
-    "search_figure3_figures",
     "set_figures",
 ]
 
@@ -156,27 +155,6 @@ def set_figures(
         "cover": plot_covering_numbers(
             cover["eta"].to_numpy(),
             cover["covering_number_upper_bound"].to_numpy(),
-            k,
-            f"{label}: similarity covering numbers",
-        ),
-    }
-
-
-def search_figure3_figures(pairs: pd.DataFrame, covering: pd.DataFrame, test_set: str, min_accuracy: float) -> dict:
-    """Mania et al. Fig. 3 for our random search: ``pairs`` (pair similarities vs independent errors)
-    and ``covering`` (N_eta upper bounds), from the frames of ``holdout.similarity.own_models.figure3``."""
-    label = f"Our random search, {test_set}"
-    k = int(covering["num_checkpoints"].iloc[0])
-    return {
-        "pairs": plot_pair_similarities(
-            pairs["similarity"],
-            pairs["independent_similarity"],
-            f"{label}: checkpoints with accuracy >= {min_accuracy:g}",
-            k,
-        ),
-        "covering": plot_covering_numbers(
-            covering["eta"].to_numpy(),
-            covering["covering_number_upper_bound"].to_numpy(),
             k,
             f"{label}: similarity covering numbers",
         ),

@@ -36,7 +36,7 @@ SMALL = {
         },
     }
 }
-TARGET = "results/adversarial/synthetic/figure4.png"
+TARGET = "results/adversarial_synthetic/figure4.png"
 # --configfile takes several values: an option after it keeps the target from being read as one
 END_CONFIGFILES = ["--rerun-incomplete"]
 
@@ -49,7 +49,7 @@ def _write(tmp_path: Path, cfg: dict) -> Path:
 
 def test_synthetic_stage_small(tmp_path, workflow_runner):
     workflow_runner(tmp_path, TARGET, configfiles=[_write(tmp_path, SMALL)], extra=END_CONFIGFILES)
-    out = tmp_path / "results/adversarial/synthetic"
+    out = tmp_path / "results/adversarial_synthetic"
     for name in ("figure4", "figure7_pvalues", "figure7_risks", "figure7_densities", "figure7_histograms", "figure8"):
         assert (out / f"{name}.png").stat().st_size > 1000
         assert (out / f"{name}.pdf").is_file()
@@ -79,7 +79,7 @@ def test_synthetic_stage_small(tmp_path, workflow_runner):
     assert set(f8.N) == {1, 2} and set(f8.panel) in ({0, 1}, {0, 1, 2})
     training = pd.read_csv(out / "independent/training.csv")
     assert len(training) == 10 and training.train_accuracy.between(0, 1).all()
-    assert (tmp_path / "logs/adversarial/synthetic_train_dependent.log").read_text().count("step") >= 1
+    assert (tmp_path / "logs/adversarial_synthetic/train_dependent.log").read_text().count("step") >= 1
     assert (out / "summary.csv").is_file()
 
 

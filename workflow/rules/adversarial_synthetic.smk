@@ -1,14 +1,14 @@
-# Stage: adversarial. Rules, then the list of final outputs that "rule all" asks for.
+# Stage: adversarial_synthetic. Rules, then the list of final outputs that "rule all" asks for.
 #
 # Synthetic experiment of Werpachowski et al. (2019), Sec. 4 and Appendix A:
 #   adversarial_synthetic_train     (per case: data + 100 runs, numba kernel or numpy fallback)
 #   adversarial_synthetic_evaluate  (per case: attack at every eps, pairwise and N-model tests)
 #   adversarial_synthetic_figures   (Figure 4, Figure 7 rows 1-3 and last row, Figure 8, summary)
 
-# Helpers, constants and adversarial_targets() are in adversarial_helpers.smk.
+# Helpers, constants and adversarial_synthetic_targets() are in adversarial_synthetic_helpers.smk.
 
 
-include: "adversarial_helpers.smk"
+include: "adversarial_synthetic_helpers.smk"
 
 
 rule adversarial_synthetic_train:
@@ -17,9 +17,9 @@ rule adversarial_synthetic_train:
         test_set=f"{ADV_SYN_DIR}/{{case}}/test_set.npz",
         training=f"{ADV_SYN_DIR}/{{case}}/training.csv",
     log:
-        log_path("adversarial", "synthetic_train_{case}"),
+        log_path("adversarial_synthetic", "train_{case}"),
     benchmark:
-        bench_path("adversarial", "synthetic_train_{case}")
+        bench_path("adversarial_synthetic", "train_{case}")
     wildcard_constraints:
         case="independent|dependent",
     conda:
@@ -42,9 +42,9 @@ rule adversarial_synthetic_evaluate:
         per_run=f"{ADV_SYN_DIR}/{{case}}/per_run.csv",
         n_model=f"{ADV_SYN_DIR}/{{case}}/n_model.csv",
     log:
-        log_path("adversarial", "synthetic_evaluate_{case}"),
+        log_path("adversarial_synthetic", "evaluate_{case}"),
     benchmark:
-        bench_path("adversarial", "synthetic_evaluate_{case}")
+        bench_path("adversarial_synthetic", "evaluate_{case}")
     wildcard_constraints:
         case="independent|dependent",
     conda:
@@ -67,55 +67,55 @@ rule adversarial_synthetic_figures:
     output:
         figure4=report(
             f"{ADV_SYN_DIR}/figure4.png",
-            caption="../report/adversarial/figure4.rst",
+            caption="../report/adversarial_synthetic/figure4.rst",
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
         figure4_csv=f"{ADV_SYN_DIR}/figure4.csv",
         figure7_pvalues=report(
             f"{ADV_SYN_DIR}/figure7_pvalues.png",
-            caption="../report/adversarial/figure7_pvalues.rst",
+            caption="../report/adversarial_synthetic/figure7_pvalues.rst",
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
         risks=report(
             f"{ADV_SYN_DIR}/figure7_risks.png",
-            caption="../report/adversarial/figure7_risks.rst",
+            caption="../report/adversarial_synthetic/figure7_risks.rst",
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
         risks_csv=f"{ADV_SYN_DIR}/figure7_risks.csv",
         densities=report(
             f"{ADV_SYN_DIR}/figure7_densities.png",
-            caption="../report/adversarial/figure7_densities.rst",
+            caption="../report/adversarial_synthetic/figure7_densities.rst",
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
         densities_csv=f"{ADV_SYN_DIR}/figure7_densities.csv",
         histograms=report(
             f"{ADV_SYN_DIR}/figure7_histograms.png",
-            caption="../report/adversarial/figure7_histograms.rst",
+            caption="../report/adversarial_synthetic/figure7_histograms.rst",
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
         histograms_csv=f"{ADV_SYN_DIR}/figure7_histograms.csv",
         figure8=report(
             f"{ADV_SYN_DIR}/figure8.png",
-            caption="../report/adversarial/figure8.rst",
+            caption="../report/adversarial_synthetic/figure8.rst",
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
         figure8_csv=f"{ADV_SYN_DIR}/figure8.csv",
         summary=report(
             f"{ADV_SYN_DIR}/summary.csv",
-            caption="../report/adversarial/summary.rst",
+            caption="../report/adversarial_synthetic/summary.rst",
             category="Werpachowski et al. 2019",
             subcategory="Synthetic experiment",
         ),
     log:
-        log_path("adversarial", "synthetic_figures"),
+        log_path("adversarial_synthetic", "figures"),
     benchmark:
-        bench_path("adversarial", "synthetic_figures")
+        bench_path("adversarial_synthetic", "figures")
     conda:
         "../../envs/analysis.yaml"
     threads: 1

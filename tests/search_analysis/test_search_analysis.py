@@ -1,4 +1,4 @@
-"""holdout.similarity.own_models on generated checkpoints of a search (hand cases and invariants)."""
+"""holdout.search_analysis on generated checkpoints of a search (hand cases and invariants)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,11 @@ import pytest
 
 from holdout.bounds.study import table1 as bounds_table1
 from holdout.predictions import Predictions
-from holdout.similarity.core import (
-    greedy_similarity_cover,
-    is_similarity_cover,
-    pairwise_similarity,
-)
-from holdout.similarity.own_models import (
+from holdout.search_analysis import (
     checkpoint_table,
     eta_grid,
     figure3,
     filter_by_accuracy,
-    final_checkpoints,
     recht_comparison,
     search_figure3,
     search_recht,
@@ -25,7 +19,13 @@ from holdout.similarity.own_models import (
     split_checkpoint_name,
     table1_gains,
     table1_rows,
-    table1_subsets,
+)
+from holdout.search_analysis.checkpoints import final_checkpoints
+from holdout.search_analysis.table1 import table1_subsets
+from holdout.similarity.core import (
+    greedy_similarity_cover,
+    is_similarity_cover,
+    pairwise_similarity,
 )
 
 ETAS = np.linspace(0.5, 1.0, 11)
@@ -211,7 +211,7 @@ def test_eta_grid_and_search_figure3_with_its_figures(caplog):
     """eta_grid refuses min > max; search_figure3 = figure3 plus the log; the two figures of Fig. 3."""
     import logging
 
-    from holdout.similarity.plots import search_figure3_figures
+    from holdout.search_analysis.plots import search_figure3_figures
 
     etas = eta_grid({"min": 0.5, "max": 1.0, "num": 3})
     assert etas.tolist() == [0.5, 0.75, 1.0]

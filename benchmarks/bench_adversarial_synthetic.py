@@ -5,12 +5,12 @@ compiled kernel (numba) and the numpy reference, checks that both give the same 
 CPU-seconds per step and extrapolated to one case at the paper's 50,000 steps; then the time to
 attack 100 models on the 10,000-point test set at one eps (pairwise + N-model tests included).
 
-    PYTHONPATH=src python benchmarks/bench_adversarial.py [--threads 1] [--steps 2000] [--reference-steps 100]
+    PYTHONPATH=src python benchmarks/bench_adversarial_synthetic.py [--threads 1] [--steps 2000] [--reference-steps 100]
 
 On an AVX2-only machine, or to emulate one on an AVX-512 machine with 2 cores:
 
     NUMBA_CPU_NAME=haswell NUMBA_CACHE_DIR=/tmp/numba-haswell taskset -c 0,1 \\
-        python benchmarks/bench_adversarial.py
+        python benchmarks/bench_adversarial_synthetic.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-# Helpers of the adversarial stage (included by adversarial.smk): paths, config, targets.
+# Helpers of the adversarial_synthetic stage (included by adversarial_synthetic.smk): paths, config, targets.
 
-ADV_SYN_DIR = "results/adversarial/synthetic"
+ADV_SYN_DIR = "results/adversarial_synthetic"
 ADV_SYN_CASES = ["independent", "dependent"]
 
 
@@ -40,8 +40,9 @@ def adversarial_synthetic_params(keys):
     return {k: cfg[k] for k in keys}
 
 
-def adversarial_targets():
-    """Final outputs of the adversarial stage (empty when the stage is disabled)."""
+def adversarial_synthetic_targets():
+    """Final outputs of the adversarial_synthetic stage (empty when adversarial.enabled or
+    adversarial.synthetic.enabled is false)."""
     if not study_enabled("adversarial"):
         return []
     targets = []
