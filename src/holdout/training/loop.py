@@ -185,14 +185,19 @@ class _RunState:
 
 
 def _set_up(job: _Job) -> _RunState:
-    """Fresh model, optimizer, scheduler and the three RNG streams of ``job``'s seed."""
-    # Independent seeds for init, data order, augmentation and mixup's lambda.
-    init_seed, order_seed, aug_seed, mix_seed = (
-        int(s) for s in np.random.SeedSequence(job.settings.seed).generate_state(4)
+    """Fresh model, optimizer, scheduler and the RNG streams of ``job``'s seed.
+
+    Independent seeds for init, data order, augmentation, mixup's lambda and the layers' own noise
+    (shake-shake's alpha and beta, dropout), which torch draws from its global generator: that one
+    is seeded here too, so a run is reproducible whatever the process drew before.
+    """
+    init_seed, order_seed, aug_seed, mix_seed, layer_seed = (
+        int(s) for s in np.random.SeedSequence(job.settings.seed).generate_state(5)
     )
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(init_seed)
         net = build_network(job.model_config)
+    torch.manual_seed(layer_seed)
     net.to(job.plan.device).to(memory_format=job.plan.memory_format)
     optimizer = build_optimizer(net, job.config)
     return _RunState(
@@ -203,6 +208,20 @@ def _set_up(job: _Job) -> _RunState:
         aug_gen=torch.Generator(device=job.plan.device).manual_seed(aug_seed),
         mix_rng=np.random.default_rng(mix_seed),
     )
+
+
+def _layer_rng_state(device: torch.device) -> torch.Tensor:
+    """State of torch's global generator on ``device`` (where the layers draw their noise)."""
+    device = torch.device(device)
+    return torch.cuda.get_rng_state(device) if device.type == "cuda" else torch.get_rng_state()
+
+
+def _set_layer_rng_state(state: torch.Tensor, device: torch.device) -> None:
+    device = torch.device(device)
+    if device.type == "cuda":
+        torch.cuda.set_rng_state(state.cpu(), device)
+    else:
+        torch.set_rng_state(state.cpu())
 
 
 def _resume(job: _Job, run: _RunState, log: logging.Logger) -> None:
@@ -225,6 +244,8 @@ def _resume(job: _Job, run: _RunState, log: logging.Logger) -> None:
     run.order_gen.set_state(state["order_gen"])
     run.aug_gen.set_state(state["aug_gen"].to(run.aug_gen.get_state().device))
     run.mix_rng.bit_generator.state = state["mix_rng"]
+    if "layer_rng" in state:  # states written before the layers' generator was saved lack it
+        _set_layer_rng_state(state["layer_rng"], job.plan.device)
     run.history = list(state["history"])
     run.start_epoch = int(state["epoch"])
     log.info("resuming from %s at epoch %d/%d", path, run.start_epoch, job.config.epochs)
@@ -329,6 +350,7 @@ def _save_epoch(job: _Job, run: _RunState, epoch: int, row: dict[str, float], lo
             "order_gen": run.order_gen.get_state(),
             "aug_gen": run.aug_gen.get_state().cpu(),
             "mix_rng": run.mix_rng.bit_generator.state,
+            "layer_rng": _layer_rng_state(job.plan.device),
             "history": run.history,
         },
         settings.state_path,
