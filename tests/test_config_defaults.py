@@ -1,6 +1,6 @@
 """One source of defaults: config/schema.yaml holds every default; config/config.yaml sets only
 what the schema has no default for and the CPU-scale overrides, each with its reason in a comment
-(docs/_incoming/i22-code.md, "Defaults")."""
+(docs/notes/code-layout.md, "Defaults: one source")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The intra-package import graph of ``holdout``: no import circles; the audit depends on the
-studies, never the reverse (docs/_incoming/i22-code.md, "Dependency rules").
+studies, never the reverse (docs/notes/code-layout.md, "Dependency rules").
 
 The graph is read with :mod:`ast` (nothing is imported): an edge m -> t for every
 ``import holdout.t`` / ``from holdout.t import x`` in module m, at module level or inside a
