@@ -9,13 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-if TYPE_CHECKING:  # torch is imported where the model runs, so that the constants and
-    pass  # result types serve torch-free analysis environments too
-
 
 __all__ = [
     "ATTACKS",

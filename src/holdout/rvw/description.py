@@ -1,13 +1,9 @@
 """Description lengths for Rip van Winkle's Razor (Arora & Zhang, 2021, Sec. 4 and Appendix B).
 
-Two halves:
-
-* :func:`rvw_bound`: the upper bound on the population error of Theorem 3.1,
-  the fixed point of ``T(p)`` in closed form.
-* :func:`description_length`: the length, in bits, of a description that a user
-  writes as a small YAML file, counted by the rubric of Section 4 (English,
-  math expressions as computation graphs, networks as chains of layers and
-  blocks) with Rip van Winkle's vocabulary of Appendix B.
+:func:`description_length` counts, in bits, a description that a user writes as a small YAML
+file, by the rubric of Section 4 (English, math expressions as computation graphs, networks as
+chains of layers and blocks) with Rip van Winkle's vocabulary of Appendix B (the bound itself:
+:mod:`holdout.rvw.bound`).
 
 The YAML format (see ``config/rvw/*.yaml`` for worked examples)::
 
