@@ -7,20 +7,16 @@ import json
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 pytestmark = pytest.mark.slow  # starts Snakemake
 
 
 def test_adaptive_stage_offline(tmp_path, repo, shared_data, workflow_runner):
     cfg = tmp_path / "test.yaml"
-    cfg.write_text(
-        yaml.safe_dump(
-            {
-                "data": {"mirror": str(shared_data)},
-                "adaptive": {"n_splits": 2, "k_grid": [1, 2, 10, 50], "ensemble_k_max": 10},
-            }
-        )
-    )
+    small = load_small_config("adaptive")  # .test/config-adaptive/config.yaml
+    small["data"]["mirror"] = str(shared_data)  # absolute: the run is in a temporary folder
+    cfg.write_text(yaml.safe_dump(small))
     base = "results/adaptive/cifar10_1_v4"
     targets = [f"{base}/{f}" for f in ("overfit.png", "overfit.pdf", "overfit.csv", "table.md", "summary.json")]
     workflow_runner(tmp_path, *targets, configfiles=[repo / "config" / "offline.yaml", cfg], extra=["--"])

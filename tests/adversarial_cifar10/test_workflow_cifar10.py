@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 from holdout.data import load_cifar10
 from holdout.training import AugmentConfig, ResNetPreactConfig, RunSettings, TrainConfig, train
@@ -42,20 +43,10 @@ def _offline_data() -> dict:
 
 
 def _config(tmp_path: Path, **over) -> Path:
-    cfg = {
-        "data": _offline_data(),
-        "seeds": {"num_checkpoints": 1},  # the fixture's models have one checkpoint each
-        "adversarial_cifar10": {
-            "seeds": [0, 1],
-            "window": W,
-            "eps": 2,
-            "train_sample_size": 12,
-            "test_sample_size": 12,
-            "sample_sizes": [4, 8],
-            "threads": 1,
-            **over,
-        },
-    }
+    # .test/config-adversarial_cifar10/config.yaml with data (absolute mirror) and `over` overlaid
+    cfg = load_small_config("adversarial_cifar10")
+    cfg["data"] = _offline_data()
+    cfg["adversarial_cifar10"].update(over)
     path = tmp_path / f"small_{len(list(tmp_path.glob('small_*.yaml')))}.yaml"
     path.write_text(yaml.safe_dump(cfg))
     return path

@@ -5,30 +5,16 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 pytestmark = pytest.mark.slow  # starts Snakemake
 
 
 def test_workflow_imagenet_study(tiny_imagenet, tmp_path, workflow_runner):
-    cfg = {
-        "adversarial_imagenet": {
-            "enabled": True,
-            "val_dir": str(tiny_imagenet["val"]),
-            "train_dir": str(tiny_imagenet["train"]),
-            "train_sample_size": 5,
-            "models": ["resnet18"],
-            "weights": "random",
-            "resize": 40,
-            "window": 32,
-            "eps": 1,
-            "device": "auto",
-            "batch_size": 64,
-            "chunk_size": 4,
-            "num_workers": 0,
-            "threads": 1,
-            "sample_sizes": [2, 4],
-        }
-    }
+    # .test/config-adversarial_imagenet/config.yaml with the generated ImageFolder look-alike overlaid
+    cfg = load_small_config("adversarial_imagenet")
+    cfg["adversarial_imagenet"]["val_dir"] = str(tiny_imagenet["val"])
+    cfg["adversarial_imagenet"]["train_dir"] = str(tiny_imagenet["train"])
     cf = tmp_path / "tiny.yaml"
     cf.write_text(yaml.safe_dump(cfg))
     d = "results/adversarial_imagenet"

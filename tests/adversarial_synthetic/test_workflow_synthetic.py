@@ -9,33 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 pytestmark = pytest.mark.slow  # starts Snakemake
 
-SMALL = {
-    "adversarial": {
-        "enabled": True,
-        "synthetic": {
-            "enabled": True,
-            "dim": 20,
-            "std": 20**0.5,
-            "n_train": 40,
-            "n_test_independent": 400,
-            "n_test_dependent": 60,
-            "repetitions": 10,
-            "steps": 300,
-            "batch_size": 10,
-            "penalty_dependent": 100.0,
-            "eps_grid": {"min": 0.01, "max": 100.0, "num": 5},
-            "eps_extra": [6.0],
-            "n_models": [1, 2, 5, 10],
-            "histogram_eps": {"independent": [0.1], "dependent": [0.1, 6.0]},
-            "histogram_bins": 5,
-            "figure8": {"n_models": [1, 2], "eps_independent": 10.0, "eps_dependent": [6.0]},
-            "seed": 3,
-        },
-    }
-}
+# .test/config-adversarial_synthetic/config.yaml: used as is (one test moves an eps off the grid)
+SMALL = load_small_config("adversarial_synthetic")
 TARGET = "results/adversarial_synthetic/figure4.png"
 # --configfile takes several values: an option after it keeps the target from being read as one
 END_CONFIGFILES = ["--rerun-incomplete"]

@@ -7,24 +7,21 @@ import json
 
 import pytest
 import yaml
+from small_configs import in_folder, load_small_config
 
 pytestmark = pytest.mark.slow
 
 
 def test_audit_user_sets(tmp_path, repo, shared_data, workflow_runner):
     cfg = tmp_path / "test.yaml"
-    entries = yaml.safe_load((repo / "config/examples/user_models.yaml").read_text())["data"]["user_predictions"]
-    for entry in entries:
+    # .test/config-audit/config.yaml with the mirror and the files' paths made absolute (the run is
+    # in a temporary folder; the file's paths are relative to its folder)
+    small = load_small_config("audit")
+    small["data"]["mirror"] = str(shared_data)
+    for entry in small["data"]["user_predictions"]:
         for key in ("predictions", "labels"):
-            entry[key] = str(repo / entry[key])
-    cfg.write_text(
-        yaml.safe_dump(
-            {
-                "data": {"mirror": str(shared_data), "user_predictions": entries},
-                "audit": {"eps": 0.05, "user": {"example_csv": {"new_set": "example_npy", "search_size": 3}}},
-            }
-        )
-    )
+            entry[key] = in_folder("audit", entry[key])
+    cfg.write_text(yaml.safe_dump(small))
     targets = [f"results/audit/user_{n}/report.html" for n in ("example_csv", "example_npy")]
     workflow_runner(tmp_path, *targets, configfiles=[repo / "config/offline.yaml", cfg], extra=["--"])
     csv = json.loads((tmp_path / "results/audit/user_example_csv/summary.json").read_text())

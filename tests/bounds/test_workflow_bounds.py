@@ -7,36 +7,14 @@ import json
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 from holdout.bounds import core as B
 
 pytestmark = pytest.mark.slow  # starts Snakemake
 
-SMALL = {
-    "bounds": {
-        "setting_from": "config",  # the default is "measured" (needs the similarity stage)
-        "setting": {"n": 4000, "mean_accuracy": 0.8, "similarity": 0.9},
-        "eps": 0.02,
-        "delta": 0.05,
-        "threads": 1,
-        "figure2": {
-            "similarity": {"start": 0.7, "stop": 0.9, "num": 3},
-            "eps": {"start": 0.02, "stop": 0.03, "num": 2},
-        },
-        "table1": {
-            "rows": [
-                {
-                    "name": "small",
-                    "n": 3000,
-                    "mean_accuracy": 0.9,
-                    "mean_similarity": 0.95,
-                    "paper_sb": 2.0,
-                    "paper_nbb": None,
-                },
-            ]
-        },
-    }
-}
+# .test/config-bounds/config.yaml: used as is (two tests change bounds.setting_from)
+SMALL = load_small_config("bounds")
 
 
 def _run(workflow_runner, tmp_path, config, targets):

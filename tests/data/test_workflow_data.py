@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from small_configs import in_folder, load_small_config
 
 from holdout.predictions import load_predictions
 
@@ -31,25 +32,15 @@ C101_ORIGINAL = [
 
 
 def test_offline_data_and_cifar10_1_stages(tmp_path, repo, shared_data, workflow_runner):
-    ex = repo / "config" / "examples"
+    # .test/config-data/config.yaml with the mirror and the user set's paths made absolute (the run
+    # is in a temporary folder; the file's paths are relative to its folder)
+    small = load_small_config("data")
+    small["data"]["mirror"] = str(shared_data)
+    for entry in small["data"]["user_predictions"]:
+        for key in ("predictions", "labels"):
+            entry[key] = in_folder("data", entry[key])
     extra = tmp_path / "test.yaml"
-    extra.write_text(
-        yaml.safe_dump(
-            {
-                "data": {
-                    "mirror": str(shared_data),
-                    "user_predictions": [
-                        {
-                            "name": "example",
-                            "predictions": str(ex / "user_predictions.csv"),
-                            "labels": str(ex / "user_labels.csv"),
-                            "num_classes": 10,
-                        }
-                    ],
-                }
-            }
-        )
-    )
+    extra.write_text(yaml.safe_dump(small))
     sets = ["cifar10_1_v4", "cifar10_1_v6", "imagenet_val", "imagenetv2_b33", "user_example"]
     have_archive = (shared_data / ARCHIVE).is_file()
     if have_archive:

@@ -15,19 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 ARCHIVE = "cifar-10/cifar-10-python.tar.gz"
 V4_DATA = "CIFAR-10.1/datasets/cifar10.1_v4_data.npy"
-TINY = {
-    "shake_shake_64d_cutout": {
-        "overrides": {"depth": 8, "base_channels": 4},
-        "train": {"epochs": 1, "batch_size": 10, "scheduler": "cosine", "augment": {"cutout": True, "cutout_size": 8}},
-    },
-    "vgg16_keras": {
-        "overrides": {"channels": [4, 4, 8, 8, 8], "hidden": 8},
-        "train": {"epochs": 1, "batch_size": 10, "milestones": []},
-    },
-}
 
 
 def _archive(path, per_class_train=8, per_class_test=4):
@@ -68,18 +59,9 @@ def test_retraining_stage_on_generated_data(tmp_path, repo, shared_data, workflo
         ARCHIVE: "md5:" + hashlib.md5((mirror / ARCHIVE).read_bytes()).hexdigest(),
         V4_DATA: "sha256:" + hashlib.sha256((mirror / V4_DATA).read_bytes()).hexdigest(),
     }
-    cfg = {
-        "data": {"mirror": str(mirror), "checksums": sums},
-        "retraining": {
-            "table2_models": ["shake_shake_64d_cutout"],
-            "train_per_class": 3,
-            "threads": 1,
-            "models": TINY,
-            "sec55": {"n_half": 20},
-            "figure1": {"per_class": 3},
-            "figure3": {"max_images": 12},
-        },
-    }
+    # .test/config-retraining/config.yaml with the generated mirror and its checksums overlaid
+    cfg = load_small_config("retraining")
+    cfg["data"] = {"mirror": str(mirror), "checksums": sums}
     extra = tmp_path / "test.yaml"
     extra.write_text(yaml.safe_dump(cfg))
     work = tmp_path / "work"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config, small_config_path
 
 pytestmark = pytest.mark.slow  # starts Snakemake
 
@@ -58,47 +60,16 @@ def test_rvw_stage_rows_from_description_files_and_a_bad_one(tmp_path: Path, wor
     """Tables whose rows take bits from description files (each English option), plus a table whose
     description file is malformed: that job fails with the file and key in its log (--keep-going
     lets the good tables finish in the same run)."""
-    own = tmp_path / "my_model.yaml"
-    own.write_text(
-        yaml.safe_dump(
-            {
-                "name": "mine",
-                "parts": [{"english": "train with momentum 0.9"}, {"counted": {"bits": 100, "what": "architecture"}}],
-            }
-        )
-    )
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(
-        yaml.safe_dump(
-            {
-                "name": "b",
-                "parts": [{"math": {"symbols": ["x"], "operators": {"y": ["tanh", "x"]}, "outputs": {"o": "y"}}}],
-            }
-        )
-    )
-    cfg = {
-        "rvw": {
-            "C": 2000,
-            "delta": 0.1,
-            "tables": [
-                {
-                    "id": "mine_chars",
-                    "english": {"option": "character"},
-                    "rows": [
-                        {"name": "BN only", "test_error": 0.1, "n": 10000, "description": "config/rvw/batch_norm.yaml"},
-                        {"name": "mine", "test_error": 0.1, "n": 10000, "description": "my_model.yaml"},
-                        {"name": "given", "test_error": 0.1, "n": 10000, "bits": 123},
-                    ],
-                },
-                {
-                    "id": "mine_words",
-                    "english": {"option": "word", "bits_per_word": 10},
-                    "rows": [{"name": "mine", "test_error": 0.1, "n": 10000, "description": str(own)}],
-                },
-                {"id": "broken", "rows": [{"name": "m", "test_error": 0.1, "n": 100, "description": str(bad)}]},
-            ],
-        }
-    }
+    # .test/config-rvw/config.yaml and its two description files, copied to the run's folder; the
+    # words table and the broken one name their copies by absolute path (the chars table relatively)
+    small = small_config_path("rvw").parent
+    own, bad = tmp_path / "my_model.yaml", tmp_path / "bad.yaml"
+    shutil.copyfile(small / "my_model.yaml", own)
+    shutil.copyfile(small / "bad.yaml", bad)
+    cfg = load_small_config("rvw")
+    tables = {t["id"]: t for t in cfg["rvw"]["tables"]}
+    tables["mine_words"]["rows"][0]["description"] = str(own)
+    tables["broken"]["rows"][0]["description"] = str(bad)
     cf = tmp_path / "cfg.yaml"
     cf.write_text(yaml.safe_dump(cfg))
     proc = workflow_runner(

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 from holdout.bounds import core as B
 from holdout.predictions import load_predictions
@@ -30,14 +31,9 @@ CSVS = ["pairs.csv", "models.csv", "covering_numbers.csv", "difficulty.csv"]
 
 def _config(tmp_path, shared_data):
     cfg = tmp_path / "test.yaml"
-    cfg.write_text(
-        yaml.safe_dump(
-            {
-                "data": {"mirror": str(shared_data)},
-                "similarity": {"eta": {"min": 0.6, "max": 1.0, "num": 41}, "table1": {"eps": [0.01, 0.02]}},
-            }
-        )
-    )
+    small = load_small_config("similarity")  # .test/config-similarity/config.yaml
+    small["data"]["mirror"] = str(shared_data)  # absolute: the run is in a temporary folder
+    cfg.write_text(yaml.safe_dump(small))
     return cfg
 
 

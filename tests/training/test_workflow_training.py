@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from small_configs import load_small_config
 
 from holdout.predictions import load_predictions
 from holdout.training import load_checkpoint
@@ -39,31 +40,12 @@ def _data(shared_data: Path) -> dict:
 
 
 def _tiny(shared_data: Path, search_epochs: int = 2) -> dict:
-    return {
-        "data": _data(shared_data),
-        "search": {
-            "n_models": 2,
-            "seed": 0,
-            "depth": 8,
-            "depth_bottleneck": 11,
-            "max_base_channels": 4,
-            "epochs": search_epochs,
-            "num_checkpoints": 2,
-            "train_subset_size": 512,
-            "threads": 1,
-        },
-        "seeds": {
-            "n_models": 2,
-            "window": 26,
-            "train_subset_size": 128,
-            "epochs": 2,
-            "num_checkpoints": 2,
-            "model": {"depth": 8, "base_channels": 4},
-            "train": {"batch_size": 32, "augment": {"random_crop": False, "horizontal_flip": False}},
-            "threads": 1,
-        },
-        "predict": {"batch_size": 2500, "train_subset_size": 100, "threads": 1},
-    }
+    """.test/config-search/config.yaml with data (absolute mirror, offline checksums) and
+    search.epochs overlaid (the tests run in temporary folders; the resume test trains longer)."""
+    cfg = load_small_config("search")
+    cfg["data"] = _data(shared_data)
+    cfg["search"]["epochs"] = search_epochs
+    return cfg
 
 
 def _configfile(tmp: Path, cfg: dict) -> list[Path]:

@@ -94,6 +94,7 @@ rule adversarial_cifar10_figure1:
     """Werpachowski et al. Figure 1: the published models' CIFAR-10 test accuracy by year."""
     input:
         predictions=data_prediction_path("cifar10_original"),
+        # in the repository, not the working directory (runs with --directory elsewhere)
         years=str(REPO / "src/holdout/adversarial/data/werpachowski_model_years.csv"),
     output:
         png=report(
