@@ -102,6 +102,13 @@ def test_search_size_out_of_range(capsys, tmp_path, value):
     assert "--search-size must be a whole number" in err
 
 
+def test_option_type_errors_are_one_line(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        main([*EXAMPLE, "--out", str(tmp_path / "o"), "--eps", "abc"])
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and "\n" not in err and "argument --eps: invalid float value: 'abc'" in err
+
+
 def test_search_size_in_scientific_notation(tmp_path):
     assert main([*EXAMPLE, *FAST, "--out", str(tmp_path / "o"), "--search-size", "1e6"]) == 0
     assert json.loads((tmp_path / "o/summary.json").read_text())["rvw"]["bits"] == 20

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -117,9 +118,16 @@ def _add_adaptive_argument(p: argparse.ArgumentParser) -> None:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """An option error is one line, like every other bad input (``--help`` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """``holdout`` with its ``audit`` subcommand (every option's default shown in --help)."""
-    parser = argparse.ArgumentParser(prog="holdout", description="holdout: audits of test-set reuse.")
+    parser = _Parser(prog="holdout", description="holdout: audits of test-set reuse.")
     sub = parser.add_subparsers(dest="command", required=True)
     audit = sub.add_parser(
         "audit",
