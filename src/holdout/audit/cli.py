@@ -106,7 +106,8 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--force",
         action="store_true",
-        help="replace an --out folder that holds files no audit wrote, and run inputs estimated not to fit in memory",
+        help="write into an --out folder that holds files no audit wrote (they are moved aside to "
+        "<out>.replaced-<time>, not deleted), and run inputs estimated not to fit in memory",
     )
 
 
@@ -180,7 +181,8 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
     with user_input("the audit of", args.predictions):
         result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
-    return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail)
+    kept = lambda note: print(f"holdout audit: note: {note}", file=sys.stderr)  # noqa: E731
+    return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail, on_kept=kept)
 
 
 def _search_size(text: str | None) -> int | None:
