@@ -210,6 +210,7 @@ def _run(case: Case) -> None:
 CASES = st.one_of(csv_cases(), npy_cases(), npz_cases())
 
 
+@pytest.mark.filterwarnings("ignore:Glyph")  # model names in scripts the plot font lacks
 @FAST
 @given(CASES)
 def test_readers_give_a_result_or_one_clear_line(case):
@@ -217,6 +218,7 @@ def test_readers_give_a_result_or_one_clear_line(case):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:Glyph")
 @LONG
 @given(CASES)
 def test_readers_long_profile(case):

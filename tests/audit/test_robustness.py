@@ -79,6 +79,16 @@ def test_one_model_marks_pair_lenses_not_applicable(tmp_path, base):
     assert "not applicable because the audit holds 1 model" in _notes(tmp_path / "o")
 
 
+def test_two_models_on_a_new_test_set_mark_the_fit_not_applicable(tmp_path, base):
+    y, p = base
+    argv = _models(tmp_path, np.stack([p, y]), y)
+    new = ["--new-predictions", str(tmp_path / "p.npy"), "--new-labels", str(tmp_path / "y.npy")]
+    assert main([*argv[:-2], "--lenses", "accuracy,new", *new, "--out", str(tmp_path / "o")]) == 0
+    assert "linear fit (Recht et al. Eq. 3) is not applicable because it needs at least 3 models" in _notes(
+        tmp_path / "o"
+    )
+
+
 def test_adaptive_runs_on_the_shipped_three_model_example(tmp_path):
     out = tmp_path / "o"
     assert main([*EXAMPLE, "--out", str(out), "--lenses", "accuracy", "--adaptive"]) == 0

@@ -115,6 +115,11 @@ def run_audit(
     new_lens = None
     if new is not None and "new" in lenses:
         new_lens = new_set_lens(preds, align_models(preds, new, new_source), options.alpha, options.band_level)
+        if new_lens.fit is None:
+            notes.append(
+                f"New test set: the linear fit (Recht et al. Eq. 3) is not applicable because it needs at "
+                f"least 3 models (K = {preds.num_models}); the per-model gaps are reported."
+            )
     elif "new" in lenses:
         notes.append("New test set: not run (no --new-predictions given).")
     sim = similarity_lens(preds, options.etas, source) if "similarity" in lenses and pairs_ok else None
