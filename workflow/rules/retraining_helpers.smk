@@ -3,7 +3,9 @@
 # and DATA_CIFAR10_ARCHIVE of data_helpers.smk.
 from snakemake.logging import logger as _rt_logger
 
-RT = config["retraining"]
+from holdout.training.recipes import resolve_retraining as _resolve_retraining
+
+RT = _resolve_retraining(config["retraining"])  # models: the recipes of retraining.scale
 RT_RESULTS = "results/retraining"
 RT_RESOURCES = "resources/retraining"
 RT_C101 = "CIFAR-10.1/datasets/cifar10.1_{version}_{kind}.npy"

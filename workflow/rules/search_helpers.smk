@@ -3,7 +3,9 @@
 from holdout.training.naming import checkpoint_paths as _checkpoint_paths
 from holdout.training.naming import search_model_name as _search_model_name
 
-SEARCH = config["search"]
+from holdout.training.recipes import resolve_search as _resolve_search
+
+SEARCH = _resolve_search(config["search"])  # the keys of search.scale, unless set
 SEARCH_DIR = "results/search"
 
 
