@@ -12,6 +12,7 @@ Every check raises :class:`ConfigError` with one line naming the key (or file) a
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import tempfile
@@ -25,12 +26,16 @@ __all__ = [
     "OUTPUT_FOLDERS",
     "ConfigError",
     "builtin_prediction_sets",
+    "check_adaptive",
     "check_adversarial",
+    "check_audit",
     "check_bounds",
     "check_config_files",
     "check_data",
+    "check_names",
     "check_similarity",
     "check_startup",
+    "check_unknown_keys",
     "check_writable",
     "known_prediction_sets",
     "load_config_file",
@@ -138,8 +143,85 @@ def known_prediction_sets(config: Config) -> list[str]:
     return builtin_prediction_sets(config) + users
 
 
+def _closest(word: str, known: Iterable[str]) -> str:
+    match = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+def _unknown_in(value: Any, schema: Mapping[str, Any], key: str) -> list[str]:
+    """Problems (one line each) of ``value`` against the ``properties`` of ``schema`` where it
+    forbids other keys, recursively (mappings, mappings of mappings, lists of mappings)."""
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [p for i, v in enumerate(value) for p in _unknown_in(v, schema["items"], f"{key}[{i}]")]
+    if not isinstance(value, Mapping):
+        return []
+    props = schema.get("properties", {}) or {}
+    extra = schema.get("additionalProperties", True)
+    problems = []
+    for name, sub in value.items():
+        where = f"{key}.{name}" if key else str(name)
+        if name in props:
+            problems += _unknown_in(sub, props[name], where)
+        elif extra is False:
+            known = ", ".join(sorted(props)) if len(props) <= 12 else f"{len(props)} keys, see config/schema.yaml"
+            problems.append(
+                f"{where}: unknown config key{_closest(name, props)} (known under {key or 'the top level'}: {known})"
+            )
+        elif isinstance(extra, Mapping):
+            problems += _unknown_in(sub, extra, where)
+    return problems
+
+
+def check_unknown_keys(config: Config, schema: Mapping[str, Any] | str | Path) -> None:
+    """Every key of ``config`` is one the schema knows (where the schema forbids others): a
+    misspelt key is an error naming it and the closest known key (difflib), not silently ignored.
+
+    Run before the schema validation, whose message for an unknown key names neither."""
+    if not isinstance(schema, Mapping):
+        schema = load_config_file(schema)
+    problems = _unknown_in(config, schema, "")
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ConfigError(problems[0] + more)
+
+
+def _mapping(value: Any) -> Mapping[Any, Any]:
+    return value if isinstance(value, Mapping) else {}  # another type: the schema names it
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def check_names(config: Config) -> None:
+    """Every config name that becomes part of a path is safe
+    ([`check_name`][holdout.data.names.check_name], [`check_relpath`][holdout.data.names.check_relpath]):
+    set names, dataset keys and folders, model names, mirror-relative paths, user set names.
+    Runs before the schema validation too (its message for a pattern names no key)."""
+    from holdout.data.names import UnsafeNameError, check_name, check_relpath
+
+    data = _mapping(config.get("data"))
+    try:
+        for key, folder in _mapping(data.get("imagenet_datasets")).items():
+            check_name(key, "data.imagenet_datasets")
+            check_name(folder, f"data.imagenet_datasets.{key}")
+        for model in _list(data.get("imagenet_models")):
+            check_name(model, "data.imagenet_models")
+        for model in _mapping(data.get("cifar10_1_models")):
+            check_name(model, "data.cifar10_1_models")
+        for rel in _mapping(data.get("checksums")):
+            check_relpath(rel, "data.checksums")
+        for i, entry in enumerate(_list(data.get("user_predictions"))):
+            check_name(_mapping(entry).get("name"), f"data.user_predictions[{i}].name")
+        for name in _mapping(_mapping(config.get("audit")).get("user")):
+            check_name(name, "audit.user")
+    except UnsafeNameError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def check_data(config: Config, workdir: str | Path = ".") -> None:
     """``data.mirror`` is an existing folder; ``data.user_predictions`` names are unique."""
+    check_names(config)
     data = config["data"]
     mirror = data.get("mirror")
     if mirror:
@@ -263,6 +345,34 @@ def check_adversarial(config: Config) -> None:
 
 
 # ---------------------------------------------------------------------------
+# audit, adaptive: set names in lists and mappings
+# ---------------------------------------------------------------------------
+
+
+def _check_known_sets(key: str, names: Iterable[str], known: Sequence[str], hint: str) -> None:
+    for name in names:
+        if name not in known:
+            raise ConfigError(f"{key}: {name!r} is not {hint}{_closest(name, known)} (known: {', '.join(known)})")
+
+
+def check_audit(config: Config) -> None:
+    """Each ``audit.user`` key and ``new_set`` is a ``data.user_predictions`` name."""
+    audit = config.get("audit", {}) or {}
+    users = [u["name"] for u in config["data"].get("user_predictions", [])]
+    user = audit.get("user") or {}
+    _check_known_sets("audit.user", user, users, "a data.user_predictions name")
+    for name, opts in user.items():
+        if (opts or {}).get("new_set") is not None:
+            _check_known_sets(f"audit.user.{name}.new_set", [opts["new_set"]], users, "a data.user_predictions name")
+
+
+def check_adaptive(config: Config) -> None:
+    """Each ``adaptive.sets`` entry is a prediction set the config defines (built-in or user_<name>)."""
+    sets = (config.get("adaptive", {}) or {}).get("sets") or []
+    _check_known_sets("adaptive.sets", sets, known_prediction_sets(config), "a configured prediction set")
+
+
+# ---------------------------------------------------------------------------
 # output folders
 # ---------------------------------------------------------------------------
 
@@ -307,6 +417,8 @@ def check_startup(
     check_similarity(config)
     check_bounds(config)
     check_adversarial(config)
+    check_audit(config)
+    check_adaptive(config)
     check_writable(Path(workdir, name) for name in OUTPUT_FOLDERS)
 
 

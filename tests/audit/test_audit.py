@@ -137,8 +137,6 @@ def test_bad_input_stops_with_one_line(tmp_path, capsys):
     assert "--eps must lie in (0, 1)" in err
     one = tmp_path / "one.csv"
     one.write_text("only\n" + "\n".join(str(v) for v in np.load(EXAMPLE_LABELS)) + "\n")
-    err = _error_line(capsys, ["audit", str(one), "--labels", str(EXAMPLE_LABELS), "--out", str(tmp_path / "p")])
-    assert "one.csv" in err and "at least 2" in err
     assert (
         main(["audit", str(one), "--labels", str(EXAMPLE_LABELS), "--out", str(tmp_path / "p"), "--lenses", "accuracy"])
         == 0

@@ -7,6 +7,8 @@ from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger as _data_logger
 
 from holdout.data import availability as _data_av
+from holdout.data.names import check_name as _data_check_name
+from holdout.data.names import check_relpath as _data_check_relpath
 
 DATA = config["data"]
 DATA_RAW = "resources/raw"
@@ -26,14 +28,15 @@ if (_data_skipped := _data_av.skipped_warning(DATA_AVAILABILITY)) is not None:
 
 
 def data_prediction_path(name):
-    """Path of the predictions file of set ``name`` (e.g. cifar10_1_v4, user_mine)."""
-    return f"{DATA_PRED}/{name}.npz"
+    """Path of the predictions file of set ``name`` (e.g. cifar10_1_v4, user_mine); a name that
+    could leave the folder stops the workflow (holdout.data.names)."""
+    return f"{DATA_PRED}/{_data_check_name(name, 'prediction set name')}.npz"
 
 
 def data_raw_path(relpath):
     """Where the fetched, verified copy of a mirror-relative file lives (e.g. the CIFAR-10
     archive: data_raw_path(DATA_CIFAR10_ARCHIVE); the rule data_fetch_file makes it)."""
-    return f"{DATA_RAW}/{relpath}"
+    return f"{DATA_RAW}/{_data_check_relpath(relpath, 'data.checksums')}"
 
 
 def data_file_available(relpath):

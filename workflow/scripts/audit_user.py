@@ -32,7 +32,7 @@ with timed(log, f"audit of {inp.predictions}"):
     result = run_audit(
         preds, options, source=inp.predictions, new=new, new_source=inp.new if new is not None else "new predictions"
     )
-    summary = write_audit(result, Path(out.report).parent)
+    summary = write_audit(result, Path(out.report).parent, force=True)  # the workflow's own results folder
 for lens in ("accuracy", "new", "similarity", "bounds", "rvw"):
     if lens in summary:
         log.info("[%s] %s", lens, summary[lens]["verdict"])

@@ -6,22 +6,27 @@ Bad input stops with one line on stderr naming the file (or option) and the prob
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.core import AuditError, load_audit_predictions, selection_bits
+from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, load_audit_predictions, selection_bits
 from holdout.audit.inputs import (
     chance_warnings,
     check_input_path,
     check_label_base,
+    check_memory,
     check_out_dir,
+    one_line,
     read_array_predictions,
+    user_input,
 )
+from holdout.audit.output import check_owned_out
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
 from holdout.predictions import Predictions
 
@@ -63,7 +68,6 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--search-size",
-        type=int,
         help="the selected model is the best of a search over a grid of G configurations: adds ceil(log2 G) bits",
     )
     p.add_argument("--rvw-C", type=float, default=5000.0, help="largest description length covered (bits)")
@@ -85,13 +89,20 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the .npy holds K x n x k top-k classes, top-1 in column 0 (default for a 3-D integer array)",
     )
-    p.add_argument("--model-names", type=_names, help="comma-separated model names for .npy predictions")
+    p.add_argument(
+        "--model-names", type=_names, help="comma-separated model names for .npy predictions (any text, numbers too)"
+    )
     p.add_argument("--num-classes", type=int, help="number of classes (default: largest label or prediction + 1)")
     p.add_argument(
         "--lenses",
         type=_names,
         default=",".join(LENSES),
         help="comma-separated lenses to run, from: " + ",".join(LENSES),
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an --out folder that holds files no audit wrote, and run inputs estimated not to fit in memory",
     )
 
 
@@ -120,10 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _audit(args: argparse.Namespace) -> dict[str, object]:
+def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
+    search_size = _search_size(args.search_size)
+    if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
+        raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
     bits, detail = (None, "")
-    if args.rvw_description is not None or args.search_size is not None:
-        bits, detail = selection_bits(args.rvw_description, args.search_size)
+    if args.rvw_description is not None or search_size is not None:
+        bits, detail = selection_bits(args.rvw_description, search_size)
     options = AuditOptions(
         eps=args.eps,
         delta=args.delta,
@@ -137,16 +151,40 @@ def _audit(args: argparse.Namespace) -> dict[str, object]:
         translations=args.translations,
         adaptive=bool(getattr(args, "adaptive", False)),
     )
-    preds, read_as = _load(args, args.predictions, args.labels, "predictions")
+    inputs = [x for x in (args.predictions, args.labels, args.new_predictions, args.new_labels) if x]
+    inputs += [x for x in (args.translations, args.rvw_description) if x]
+    check_owned_out(args.out, inputs, force=args.force)  # before minutes of work
+    check_out_dir(args.out)
+    with user_input("--predictions", args.predictions):
+        preds, read_as = _load(args, args.predictions, args.labels, "predictions")
     new = None
     if args.new_predictions is not None:
-        new, _ = _load(args, args.new_predictions, args.new_labels, "--new-predictions")
+        with user_input("--new-predictions", args.new_predictions):
+            new, _ = _load(args, args.new_predictions, args.new_labels, "--new-predictions")
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
-    check_out_dir(args.out)
-    result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
+    check_memory(preds, args.force, str(args.predictions))
+    with user_input("the audit of", args.predictions):
+        result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
-    return write_audit(result, args.out)
+    return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail)
+
+
+def _search_size(text: str | None) -> int | None:
+    """--search-size as a whole number in [1, 1e300] (``1e6`` accepted); AuditError otherwise."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            f = float(text)
+        except ValueError:
+            f = float("nan")
+        value = int(f) if math.isfinite(f) and f.is_integer() else 0
+    if not 1 <= value <= MAX_SEARCH_SIZE:
+        raise AuditError(f"--search-size must be a whole number of configurations in [1, 1e300], got {text}")
+    return value
 
 
 def _load(args: argparse.Namespace, path: str, labels: str | None, option: str) -> tuple[Predictions, tuple[str, ...]]:
@@ -154,6 +192,11 @@ def _load(args: argparse.Namespace, path: str, labels: str | None, option: str) 
     returns it and what was read (for the report)."""
     p = check_input_path(path, option)
     kind = "scores" if args.scores else "topk" if args.topk else "auto"
+    if p.suffix.lower() == ".npz":
+        given = [o for o, v in (("--model-names", args.model_names), ("--num-classes", args.num_classes)) if v]
+        if given or kind != "auto":
+            flags = ", ".join(given + (["--scores / --topk"] if kind != "auto" else []))
+            raise AuditError(f"{option} {p}: {flags} do not apply to a .npz file (names and classes are inside)")
     if p.suffix.lower() == ".npy" and labels is not None and (kind != "auto" or _ndim(p) == 3):
         preds, what = read_array_predictions(
             p, labels, kind, model_names=args.model_names, num_classes=args.num_classes
@@ -175,14 +218,28 @@ def _ndim(path: Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``holdout`` console script; returns the exit code."""
+    """Entry point of the ``holdout`` console script; returns the exit code (2: bad input, 130: interrupted)."""
     args = build_parser().parse_args(argv)
     start = time.perf_counter()
+    left: list[str] = []
     try:
-        summary = _audit(args)
-    except (AuditError, OSError) as exc:
+        summary = _audit(args, left.append)
+    except AuditError as exc:
         print(f"holdout audit: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"holdout audit: error: {one_line(exc)}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(
+            f"holdout audit: error: out of memory on {args.predictions}: audit fewer models or test points "
+            f"at a time{'; ' + left[0] if left else ''}",
+            file=sys.stderr,
+        )
+        return 2
+    except KeyboardInterrupt:
+        print(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}", file=sys.stderr)
+        return 130
     for lens in (*LENSES, "adaptive"):  # adaptive: the opt-in lens
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]

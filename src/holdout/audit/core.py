@@ -63,6 +63,10 @@ __all__ = [
 ]
 
 
+#: largest --search-size G (ceil(log2 G) <= 997 bits; beyond, G is not a float)
+MAX_SEARCH_SIZE = 10**300
+
+
 class AuditError(ValueError):
     """Bad audit input; the message is one line naming the file (or option) and the problem."""
 
@@ -293,13 +297,17 @@ def selection_bits(description: str | Path | None = None, search_size: int | Non
     if description is not None:
         try:
             dl = description_length(description)
-        except (DescriptionError, OSError) as exc:
-            raise AuditError(str(exc).splitlines()[0]) from None
+        except (DescriptionError, OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
+            text = " ".join(str(exc).split())  # the whole message, on one line
+            if isinstance(exc, UnicodeDecodeError):
+                text = f"not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8"
+            name = str(description)
+            raise AuditError(text if name in text else f"--rvw-description {name}: {text}") from None
         bits += dl.bits
         parts.append(f"{dl.bits} bits from the description {Path(description).name}")
     if search_size is not None:
-        if int(search_size) < 1:
-            raise AuditError(f"--search-size must be >= 1, got {search_size}")
+        if not 1 <= int(search_size) <= MAX_SEARCH_SIZE:
+            raise AuditError(f"--search-size must be a whole number in [1, 1e300], got {search_size}")
         idx = index_bits(int(search_size))
         bits += idx
         parts.append(f"{idx} bits for the index into a grid of {int(search_size):,} (ceil(log2 G))")

@@ -10,6 +10,9 @@ and the sanity checks that catch common mistakes before any lens runs.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -23,12 +26,73 @@ __all__ = [
     "chance_warnings",
     "check_input_path",
     "check_label_base",
+    "check_memory",
     "check_out_dir",
+    "estimate_memory",
+    "one_line",
     "read_array_predictions",
+    "user_input",
 ]
 
 #: how a .npy predictions array is read: auto (2-D: classes; 3-D: floats = scores, integers = top-k)
 KINDS = ("auto", "labels", "scores", "topk")
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (whitespace runs, newlines included, become one space)."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+@contextmanager
+def user_input(option: str, path: object) -> Iterator[None]:
+    """Turn a library ``ValueError`` / ``TypeError`` / ``OverflowError`` (``UnicodeDecodeError``
+    included) raised on a user's input into one :class:`AuditError` line naming ``option`` and
+    ``path``; an :class:`AuditError` passes unchanged."""
+    try:
+        yield
+    except AuditError:
+        raise
+    except UnicodeDecodeError as exc:
+        reason = f"{exc.reason} at byte {exc.start}"
+        raise AuditError(f"{option} {path}: not UTF-8 text ({reason}); save it as UTF-8") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise AuditError(f"{option} {path}: {one_line(exc)}") from None
+
+
+def estimate_memory(num_models: int, num_examples: int) -> int:
+    """Peak bytes of the lenses, a heuristic: four float64 K x n arrays (errors and their products)
+    and eight float64 K x K matrices (similarities, baselines, covering and pair tables)."""
+    return 8 * (4 * int(num_models) * int(num_examples) + 8 * int(num_models) ** 2)
+
+
+def _available_memory() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(
+    preds: Predictions, force: bool = False, source: str = "predictions", available: int | None = None
+) -> None:
+    """Refuse (unless ``force``) an input whose [`estimate_memory`][holdout.audit.inputs.estimate_memory]
+    exceeds the memory available now, before the lenses spend minutes on it."""
+    need = estimate_memory(preds.num_models, preds.num_examples)
+    have = _available_memory() if available is None else available
+    if force or have is None or need <= have:
+        return
+    raise AuditError(
+        f"{source}: {preds.num_models:,} models x {preds.num_examples:,} test points need "
+        f"about {need / 2**30:.1f} GiB, {have / 2**30:.1f} GiB is available: audit fewer models at a time "
+        "(or pass --force to try anyway)"
+    )
 
 
 def check_input_path(path: str | Path, option: str) -> Path:
@@ -42,11 +106,13 @@ def check_input_path(path: str | Path, option: str) -> Path:
 
 
 def check_out_dir(out: str | Path) -> Path:
-    """Create ``--out`` (and parents) and check it is writable; :class:`AuditError` naming --out otherwise."""
+    """Check that ``--out`` can be created beside its siblings: its parent folder is created (with
+    parents) and must accept a new file (the audit writes there first, then moves its folder into
+    place); :class:`AuditError` naming --out otherwise."""
     p = Path(out)
     try:
-        p.mkdir(parents=True, exist_ok=True)
-        probe = p / ".holdout-write-test"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        probe = p.parent / f".{p.name}.holdout-write-test"
         probe.write_text("")
         probe.unlink()
     except OSError as exc:

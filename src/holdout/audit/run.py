@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from holdout.audit import plots, verdicts
-from holdout.audit.adaptive_lens import AdaptiveLens, adaptive_lens, adaptive_summary, write_adaptive
+from holdout.audit.adaptive_lens import AUDIT_PARAMS, AdaptiveLens, adaptive_lens, adaptive_summary, write_adaptive
 from holdout.audit.adversarial_lens import AdversarialLens, adversarial_lens, adversarial_summary, write_adversarial
 from holdout.audit.core import (
     AuditError,
@@ -32,8 +33,10 @@ from holdout.audit.core import (
     rvw_lens,
     similarity_lens,
 )
+from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
+from holdout.similarity.core import SimilaritySummary
 from holdout.similarity.plots import (
     plot_covering_numbers,
     plot_difficulty,
@@ -102,10 +105,11 @@ def run_audit(
 ) -> AuditResult:
     """Run every lens of ``options.lenses`` that its inputs allow; say in ``notes`` why one was skipped."""
     lenses, notes = set(options.lenses), []
-    if preds.num_models < 2 and lenses & {"similarity", "bounds"}:
-        raise AuditError(
-            f"{source}: 1 model, but the similarity and bounds lenses need at least 2 "
-            "(pass --lenses accuracy,new,rvw to skip them)"
+    pairs_ok = preds.num_models >= 2
+    if not pairs_ok and lenses & {"similarity", "bounds"}:
+        notes.append(
+            "Similarity and testable models (bounds): not applicable because the audit holds 1 model "
+            "(both compare pairs of models)."
         )
     acc = accuracy_lens(preds, options.alpha)
     new_lens = None
@@ -113,18 +117,13 @@ def run_audit(
         new_lens = new_set_lens(preds, align_models(preds, new, new_source), options.alpha, options.band_level)
     elif "new" in lenses:
         notes.append("New test set: not run (no --new-predictions given).")
-    sim = similarity_lens(preds, options.etas, source) if "similarity" in lenses else None
+    sim = similarity_lens(preds, options.etas, source) if "similarity" in lenses and pairs_ok else None
     bounds = None
-    if "bounds" in lenses:
+    if "bounds" in lenses and pairs_ok:
         summary = sim.summary if sim is not None else similarity_lens(preds, [1.0], source).summary
-        bounds = bounds_lens(
-            preds.num_examples,
-            summary.mean_accuracy,
-            summary.mean_similarity,
-            options.eps,
-            options.delta,
-            preds.num_models,
-        )
+        bounds, why = _bounds_or_reason(preds, summary, options)
+        if why:
+            notes.append(f"Testable models (bounds): not applicable because {why}.")
     rvw = None
     if "rvw" in lenses and options.rvw_bits is not None:
         rvw = rvw_lens(
@@ -143,7 +142,10 @@ def run_audit(
             "Adversarial overfitting test (Werpachowski et al.): not run (give --translations FILE: "
             "each model's predictions on the translated test images)."
         )
-    adaptive = adaptive_lens(preds) if options.adaptive else None
+    adaptive = None
+    if options.adaptive:
+        adaptive, why = _adaptive_or_reason(preds)
+        notes.extend([f"Adaptive analyst: not applicable because {why}."] if adaptive is None else why)
     return AuditResult(
         source,
         preds.test_set,
@@ -158,6 +160,43 @@ def run_audit(
         adversarial,
         adaptive=adaptive,
     )
+
+
+def _bounds_or_reason(
+    preds: Predictions, summary: SimilaritySummary, options: AuditOptions
+) -> tuple[BoundsLens | None, str]:
+    """The bounds lens, or None and why it does not apply (degenerate but valid inputs)."""
+    acc, sim = summary.mean_accuracy, summary.mean_similarity
+    if acc >= 1.0 or acc <= 0.0:
+        return None, (
+            f"every model is {'right' if acc >= 1 else 'wrong'} on every test point (mean accuracy "
+            f"{100 * acc:.0f}%): the bounds need an error rate strictly between 0 and 1"
+        )
+    if sim >= 1.0:
+        return None, "the models make identical mistakes (similarity 1): identical models can be tested without limit"
+    try:
+        lens = bounds_lens(preds.num_examples, acc, sim, options.eps, options.delta, preds.num_models)
+    except OverflowError:
+        return None, (
+            f"the models are nearly identical (mean similarity {sim:.6f}): the number of testable models is "
+            "beyond 2^1020, as good as unlimited"
+        )
+    return lens, ""
+
+
+def _adaptive_or_reason(preds: Predictions) -> tuple[AdaptiveLens | None, list[str] | str]:
+    """The adaptive lens with the ensembles shrunk to K models where K is below the subset size
+    (a note says so), or None and why it does not apply."""
+    if preds.num_models < 2:
+        return None, "the audit holds 1 model (the attacks combine or select among several)"
+    params, notes = AUDIT_PARAMS, []
+    if preds.num_models < params.subset_size:
+        params = replace(params, subset_size=preds.num_models)
+        notes.append(
+            f"Adaptive analyst: the selective-ensembling attack votes over all {preds.num_models} models "
+            f"(fewer than its usual {AUDIT_PARAMS.subset_size} per ensemble)."
+        )
+    return adaptive_lens(preds, params), notes
 
 
 def _json_safe(value: object) -> object:
@@ -287,12 +326,30 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
     return figs
 
 
-def write_audit(result: AuditResult, out: str | Path) -> dict[str, object]:
-    """Write the CSVs, figures, ``summary.json`` and ``report.html`` into ``out``; return the summary."""
+def write_audit(
+    result: AuditResult,
+    out: str | Path,
+    *,
+    inputs: Sequence[str | Path] = (),
+    force: bool = False,
+    on_fail: Callable[[str], None] | None = None,
+) -> dict[str, object]:
+    """Write the CSVs, figures, ``summary.json`` and ``report.html`` into ``out``; return the summary.
+
+    Atomic and owned ([`atomic_folder`][holdout.audit.output.atomic_folder],
+    [`check_owned_out`][holdout.audit.output.check_owned_out]): the files are written beside ``out``
+    and moved into place together, replacing a previous audit's folder whole; a folder holding one
+    of ``inputs`` or (unless ``force``) files no audit wrote is refused.
+    """
+    out = check_owned_out(out, inputs, force=force)
+    with atomic_folder(out, on_fail) as folder:
+        summary = _write_all(result, folder)
+    return summary
+
+
+def _write_all(result: AuditResult, out: Path) -> dict[str, object]:
     from holdout.audit.report import render_report
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     summary = summary_dict(result)
     if result.new is not None:
         result.new.table.to_csv(out / "new_test_set.csv", index=False)

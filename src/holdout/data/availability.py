@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from holdout.data.names import check_name
+
 __all__ = [
     "CIFAR10_ARCHIVE",
     "Availability",
@@ -64,17 +66,21 @@ def check_mirror(mirror: str | Path | None) -> Path | None:
 
 def c101_prediction_files(split: str, models: Mapping[str, str]) -> list[str]:
     """Mirror-relative JSON files of the published CIFAR-10 models on ``split`` (original, v4, v6)."""
-    return [f"{C101_PRED_DIR}/{split}_predictions/{m}_predictions.json" for m in models]
+    return [
+        f"{C101_PRED_DIR}/{split}_predictions/{check_name(m, 'data.cifar10_1_models')}_predictions.json" for m in models
+    ]
 
 
 def imagenet_prediction_files(dataset: str, models: Mapping[str, Any] | list[str]) -> list[str]:
     """Mirror-relative top-5 NPY files of the ImageNet testbed models on ``dataset``."""
-    return [f"{IMAGENET_PRED_DIR}/{dataset}/{m}.npy" for m in models]
+    wildcard = dataset.startswith("{") and dataset.endswith("}")  # a Snakemake pattern, filled in later
+    folder = dataset if wildcard else check_name(dataset, "data.imagenet_datasets (dataset folder)")
+    return [f"{IMAGENET_PRED_DIR}/{folder}/{check_name(m, 'data.imagenet_models')}.npy" for m in models]
 
 
 def builtin_sets(data: Mapping[str, Any]) -> list[str]:
     """Names of the built-in prediction sets of the ``data`` config section."""
-    return [*C101_SETS, *data["imagenet_datasets"]]
+    return [*C101_SETS, *(check_name(k, "data.imagenet_datasets") for k in data["imagenet_datasets"])]
 
 
 def raw_inputs(name: str, data: Mapping[str, Any]) -> list[str]:
@@ -90,7 +96,7 @@ def raw_inputs(name: str, data: Mapping[str, Any]) -> list[str]:
     if name in data["imagenet_datasets"]:
         dataset = data["imagenet_datasets"][name]
         return [
-            f"ImageNetV2/data/datasets/{dataset}.json",
+            f"ImageNetV2/data/datasets/{check_name(dataset, f'data.imagenet_datasets.{name}')}.json",
             IMAGENET_CLASS_INFO,
             *imagenet_prediction_files(dataset, data["imagenet_models"]),
         ]

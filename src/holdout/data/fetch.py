@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from holdout.data.errors import LOG, ChecksumError, DataError, FetchError
+from holdout.data.names import check_relpath
 
 __all__ = [
     "checksum_of",
@@ -91,7 +92,10 @@ def resolve_url(relpath: str, urls: Mapping[str, str]) -> str:
 
 def source_of(relpath: str, mirror: str | Path | None, urls: Mapping[str, str]) -> str:
     """Where the mirror-relative file ``relpath`` comes from: ``mirror/relpath`` when a mirror
-    folder is configured (a relative one is taken from the working directory), else its URL."""
+    folder is configured (a relative one is taken from the working directory), else its URL.
+    ``relpath`` must be a safe relative path ([`check_relpath`][holdout.data.names.check_relpath]),
+    in download mode too: it can neither leave the mirror nor rewrite the URL's host."""
+    check_relpath(relpath, "data.checksums (mirror-relative path)")
     if mirror:
         return str(Path(mirror).expanduser().resolve() / relpath)
     return resolve_url(relpath, urls)

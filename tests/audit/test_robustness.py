@@ -1,0 +1,190 @@
+"""holdout audit on careless or degenerate input: one clear line (exit 2) or a result whose lens says
+why it does not apply; outputs that appear whole, never beside another run's files or a user's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from holdout.audit import AuditError
+from holdout.audit import run as audit_run
+from holdout.audit.cli import main
+from holdout.audit.inputs import check_memory, estimate_memory
+from holdout.predictions import Predictions, save_predictions
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE_PREDS = REPO / "config/examples/user_predictions.csv"
+EXAMPLE_LABELS = REPO / "config/examples/user_labels.npy"
+EXAMPLE = ["audit", str(EXAMPLE_PREDS), "--labels", str(EXAMPLE_LABELS)]
+FAST = ["--lenses", "accuracy,rvw"]  # no figures beyond one: fast
+
+
+def _error(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return err
+
+
+def _notes(out: Path) -> str:
+    return " ".join(json.loads((out / "summary.json").read_text())["notes"])
+
+
+def _models(tmp_path: Path, preds: np.ndarray, labels: np.ndarray) -> list[str]:
+    np.save(tmp_path / "p.npy", preds)
+    np.save(tmp_path / "y.npy", labels)
+    return ["audit", str(tmp_path / "p.npy"), "--labels", str(tmp_path / "y.npy"), "--lenses", "accuracy,bounds"]
+
+
+@pytest.fixture(scope="module")
+def base() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 10, 50_000)
+    return y, np.where(rng.random(y.size) < 0.9, y, (y + 1) % 10)
+
+
+# --- degenerate but valid inputs: a result, the lens "not applicable because ..." ---------------
+
+
+def test_identical_models_bounds_not_applicable(tmp_path, base):
+    y, p = base
+    argv = _models(tmp_path, np.stack([p, p, p]), y)
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    assert "not applicable because the models make identical mistakes" in _notes(tmp_path / "o")
+
+
+def test_models_differing_on_one_of_50000_points(tmp_path, base):
+    y, p = base
+    q = p.copy()
+    q[0] = (q[0] + 1) % 10
+    argv = _models(tmp_path, np.stack([p, q]), y)
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    assert "not applicable because the models are nearly identical" in _notes(tmp_path / "o")
+
+
+def test_all_models_perfect(tmp_path, base):
+    y, _ = base
+    argv = _models(tmp_path, np.stack([y, y]), y)
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    assert "not applicable because every model is right on every test point" in _notes(tmp_path / "o")
+
+
+def test_one_model_marks_pair_lenses_not_applicable(tmp_path, base):
+    y, p = base
+    argv = _models(tmp_path, p[None], y)
+    assert main([*argv[:-2], "--lenses", "accuracy,similarity,bounds", "--out", str(tmp_path / "o")]) == 0
+    assert "not applicable because the audit holds 1 model" in _notes(tmp_path / "o")
+
+
+def test_adaptive_runs_on_the_shipped_three_model_example(tmp_path):
+    out = tmp_path / "o"
+    assert main([*EXAMPLE, "--out", str(out), "--lenses", "accuracy", "--adaptive"]) == 0
+    assert (out / "adaptive" / "table.csv").is_file()
+    assert "votes over all 3 models" in _notes(out)
+
+
+# --- options: one clear line ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0.5", "-3"])
+def test_rvw_C_out_of_range(capsys, tmp_path, value):
+    err = _error(capsys, [*EXAMPLE, *FAST, "--out", str(tmp_path / "o"), "--search-size", "8", "--rvw-C", value])
+    assert "--rvw-C must be a finite number of bits >= 1" in err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("value", ["1e400", "1" + "0" * 400, "0", "ten", "2.5"])
+def test_search_size_out_of_range(capsys, tmp_path, value):
+    err = _error(capsys, [*EXAMPLE, *FAST, "--out", str(tmp_path / "o"), "--search-size", value])
+    assert "--search-size must be a whole number" in err
+
+
+def test_search_size_in_scientific_notation(tmp_path):
+    assert main([*EXAMPLE, *FAST, "--out", str(tmp_path / "o"), "--search-size", "1e6"]) == 0
+    assert json.loads((tmp_path / "o/summary.json").read_text())["rvw"]["bits"] == 20
+
+
+def test_latin1_description_named(capsys, tmp_path):
+    desc = tmp_path / "d.yaml"
+    desc.write_bytes("name: caf\xe9\n".encode("latin-1"))
+    err = _error(capsys, [*EXAMPLE, *FAST, "--out", str(tmp_path / "o"), "--rvw-description", str(desc)])
+    assert str(desc) in err and "save it as UTF-8" in err
+
+
+def test_npz_refuses_options_that_do_not_apply(capsys, tmp_path):
+    preds = Predictions.create([[0, 1, 1], [1, 1, 0]], [0, 1, 1], ["a", "b"], num_classes=2)
+    save_predictions(tmp_path / "p.npz", preds)
+    for extra in (["--model-names", "x,y"], ["--num-classes", "5"], ["--scores"]):
+        err = _error(capsys, ["audit", str(tmp_path / "p.npz"), "--out", str(tmp_path / "o"), *extra])
+        assert "p.npz" in err and extra[0] in err and "do not apply to a .npz" in err
+
+
+def test_memory_estimate_refuses_before_the_lenses():
+    preds = Predictions.create(np.zeros((3, 10), int), np.zeros(10, int), ["a", "b", "c"], num_classes=2)
+    assert estimate_memory(100_000, 300) > 80 * 2**30  # K^2 pairs: the 100,000-column case
+    with pytest.raises(AuditError, match=r"p.csv: 3 models x 10 test points need about .* --force"):
+        check_memory(preds, source="p.csv", available=100)
+    check_memory(preds, force=True, source="p.csv", available=100)
+    check_memory(preds, source="p.csv", available=2**30)
+
+
+# --- outputs: owned and atomic ------------------------------------------------------------------
+
+
+def test_out_holding_an_input_is_refused(capsys, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    labels = data / "labels.npy"
+    labels.write_bytes(EXAMPLE_LABELS.read_bytes())
+    before = labels.read_bytes()
+    for extra in ([], ["--force"]):
+        err = _error(capsys, ["audit", str(EXAMPLE_PREDS), "--labels", str(labels), *FAST, "--out", str(data), *extra])
+        assert f"--out {data}: holds the input {labels}" in err
+    assert labels.read_bytes() == before and sorted(p.name for p in data.iterdir()) == ["labels.npy"]
+
+
+def test_out_with_foreign_files_refused_unless_force(capsys, tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "accuracy.csv").write_text("my own table\n")
+    err = _error(capsys, [*EXAMPLE, *FAST, "--out", str(out)])
+    assert "holds 1 file(s) that no audit wrote (accuracy.csv)" in err and "--force" in err
+    assert (out / "accuracy.csv").read_text() == "my own table\n"
+    assert main([*EXAMPLE, *FAST, "--out", str(out), "--force"]) == 0
+    assert (out / "accuracy.csv").read_text() != "my own table\n"
+
+
+def test_rerun_leaves_no_file_of_the_previous_run(tmp_path):
+    out = tmp_path / "o"
+    assert main([*EXAMPLE, *FAST, "--out", str(out), "--search-size", "8"]) == 0
+    assert (out / "rvw.csv").is_file()
+    assert main([*EXAMPLE, "--lenses", "accuracy", "--out", str(out)]) == 0
+    assert not (out / "rvw.csv").exists()
+    written = json.loads((out / ".holdout-manifest.json").read_text())["files"]
+    assert sorted(written) == sorted(p.name for p in out.iterdir() if p.name != ".holdout-manifest.json")
+    assert [p.name for p in tmp_path.iterdir()] == ["o"]  # no temporary folder left beside it
+
+
+def test_interrupted_run_keeps_the_previous_result(capsys, tmp_path, monkeypatch):
+    out = tmp_path / "o"
+    assert main([*EXAMPLE, *FAST, "--out", str(out), "--search-size", "8"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real = audit_run._write_figures
+
+    def interrupt_midway(result, folder):
+        real(result, folder)  # some files written, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(audit_run, "_write_figures", interrupt_midway)
+    capsys.readouterr()
+    assert main([*EXAMPLE, "--lenses", "accuracy", "--out", str(out)]) == 130
+    assert f"interrupted: {out}: left unchanged (the previous complete result)" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["o"]
+    fresh = tmp_path / "fresh"
+    assert main([*EXAMPLE, "--lenses", "accuracy", "--out", str(fresh)]) == 130
+    assert f"interrupted: {fresh}: nothing written" in capsys.readouterr().err
+    assert not fresh.exists()
