@@ -47,43 +47,49 @@ Modules: :mod:`~holdout.adversarial.synthetic.mixture` (data, A.1),
 :mod:`~holdout.adversarial.synthetic.attack` (Sec. 4, tests of Sec. 3),
 :mod:`~holdout.adversarial.synthetic.config` (the config section); every public
 name is importable from ``holdout.adversarial.synthetic``.
+
+Every name loads on first use (PEP 562), so that ``import holdout.adversarial.synthetic.grid``
+(what the workflow's rule files need at parse time) does not import scipy.
 """
 
-from holdout.adversarial.synthetic.attack import (
-    AttackEvaluation,
-    attack,
-    evaluate_attack,
-    evaluate_grid,
-    n_model_p_values,
-    pairwise_p_values,
-)
-from holdout.adversarial.synthetic.config import (
-    CASES,
-    case_seeds,
-    check_plot_eps,
-    dependent_transition,
-    eps_grid,
-    find_eps,
-    mixture_from_config,
-    train_spec_from_config,
-)
-from holdout.adversarial.synthetic.kernel import training_backend
-from holdout.adversarial.synthetic.mixture import (
-    Mixture,
-    log_density,
-    log_density_from_stats,
-    make_training_sets,
-    sample_mixture,
-    true_risk,
-)
-from holdout.adversarial.synthetic.training import (
-    RMSProp,
-    TrainedModels,
-    TrainSpec,
-    initial_parameters,
-    penalized_loss,
-    train_linear_batched,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from holdout.adversarial.synthetic.attack import (
+        AttackEvaluation,
+        attack,
+        evaluate_attack,
+        evaluate_grid,
+        n_model_p_values,
+        pairwise_p_values,
+    )
+    from holdout.adversarial.synthetic.config import (
+        case_seeds,
+        dependent_transition,
+        mixture_from_config,
+        train_spec_from_config,
+    )
+    from holdout.adversarial.synthetic.grid import CASES, check_plot_eps, eps_grid, find_eps
+    from holdout.adversarial.synthetic.kernel import training_backend
+    from holdout.adversarial.synthetic.mixture import (
+        Mixture,
+        log_density,
+        log_density_from_stats,
+        make_training_sets,
+        sample_mixture,
+        true_risk,
+    )
+    from holdout.adversarial.synthetic.training import (
+        RMSProp,
+        TrainedModels,
+        TrainSpec,
+        initial_parameters,
+        penalized_loss,
+        train_linear_batched,
+    )
 
 __all__ = [
     "CASES",
@@ -114,3 +120,35 @@ __all__ = [
     "training_backend",
     "true_risk",
 ]
+
+# Each public name -> its submodule, imported on first access.
+_SUBMODULE_OF = {
+    **dict.fromkeys(
+        ("AttackEvaluation", "attack", "evaluate_attack", "evaluate_grid", "n_model_p_values", "pairwise_p_values"),
+        "attack",
+    ),
+    **dict.fromkeys(("case_seeds", "dependent_transition", "mixture_from_config", "train_spec_from_config"), "config"),
+    **dict.fromkeys(("CASES", "check_plot_eps", "eps_grid", "find_eps"), "grid"),
+    "training_backend": "kernel",
+    **dict.fromkeys(
+        ("Mixture", "log_density", "log_density_from_stats", "make_training_sets", "sample_mixture", "true_risk"),
+        "mixture",
+    ),
+    **dict.fromkeys(
+        ("RMSProp", "TrainedModels", "TrainSpec", "initial_parameters", "penalized_loss", "train_linear_batched"),
+        "training",
+    ),
+}
+
+
+def __getattr__(name: str):
+    module = _SUBMODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'holdout.adversarial.synthetic' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"holdout.adversarial.synthetic.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

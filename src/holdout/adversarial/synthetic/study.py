@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial import plots as pa
 from holdout.adversarial import synthetic as syn
+from holdout.adversarial.synthetic import plots as pa
 
 __all__ = [
     "FIGURE4_COLUMNS",
