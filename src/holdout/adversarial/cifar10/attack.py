@@ -25,7 +25,7 @@ batches mixing images, and reused by all attacks and densities. The tests:
 - the N-model test over all seeds (Sec. 3.3 (ii)), per set, AEG and sample size.
 
 The tables (p-values, the N-model test, the summary) are in
-:mod:`holdout.adversarial.cifar10_tables` (re-exported here).
+:mod:`holdout.adversarial.cifar10.tables` (re-exported here).
 """
 
 from __future__ import annotations

@@ -41,12 +41,15 @@ Choices the paper leaves open (also in the README):
 - **Range U = 2**: the attack is not density-preserving, so a successful
   adversarial point can have h_g > 1/2 and U = 3/2 does not hold.
 
-Modules: :mod:`~holdout.adversarial.synthetic.mixture` (data, A.1),
-:mod:`~holdout.adversarial.synthetic.training` and
-:mod:`~holdout.adversarial.synthetic.kernel` (A.2),
-:mod:`~holdout.adversarial.synthetic.attack` (Sec. 4, tests of Sec. 3),
-:mod:`~holdout.adversarial.synthetic.config` (the config section); every public
-name is importable from ``holdout.adversarial.synthetic``.
+Modules: [`mixture`][holdout.adversarial.synthetic.mixture] (data, A.1),
+[`training`][holdout.adversarial.synthetic.training] and
+[`kernel`][holdout.adversarial.synthetic.kernel] (A.2),
+[`attacks`][holdout.adversarial.synthetic.attacks] (Sec. 4, tests of Sec. 3),
+[`grid`][holdout.adversarial.synthetic.grid] (the eps grid, numpy only),
+[`config`][holdout.adversarial.synthetic.config] (the config section); every public
+name of these is importable from ``holdout.adversarial.synthetic``. The workflow's steps are
+[`study`][holdout.adversarial.synthetic.study] (train a case, evaluate it, the tables beside the
+paper) and [`plots`][holdout.adversarial.synthetic.plots] (Figures 4, 7 and 8).
 
 Every name loads on first use (PEP 562), so that ``import holdout.adversarial.synthetic.grid``
 (what the workflow's rule files need at parse time) does not import scipy.
@@ -54,11 +57,12 @@ Every name loads on first use (PEP 562), so that ``import holdout.adversarial.sy
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from holdout._lazy import lazy_exports
+
 if TYPE_CHECKING:
-    from holdout.adversarial.synthetic.attack import (
+    from holdout.adversarial.synthetic.attacks import (
         AttackEvaluation,
         attack,
         evaluate_attack,
@@ -125,7 +129,7 @@ __all__ = [
 _SUBMODULE_OF = {
     **dict.fromkeys(
         ("AttackEvaluation", "attack", "evaluate_attack", "evaluate_grid", "n_model_p_values", "pairwise_p_values"),
-        "attack",
+        "attacks",
     ),
     **dict.fromkeys(("case_seeds", "dependent_transition", "mixture_from_config", "train_spec_from_config"), "config"),
     **dict.fromkeys(("CASES", "check_plot_eps", "eps_grid", "find_eps"), "grid"),
@@ -139,16 +143,4 @@ _SUBMODULE_OF = {
         "training",
     ),
 }
-
-
-def __getattr__(name: str):
-    module = _SUBMODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'holdout.adversarial.synthetic' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"holdout.adversarial.synthetic.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _SUBMODULE_OF)
