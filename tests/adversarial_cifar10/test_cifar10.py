@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 import torch
 
-from holdout.adversarial import cifar10 as ac
-from holdout.adversarial import plots_cifar10 as plots
+from holdout.adversarial.cifar10 import attack as ac
+from holdout.adversarial.cifar10 import plots
 from holdout.adversarial.stats import n_model_test, pairwise_test, t_statistic
 from holdout.adversarial.translation import CanvasError
 from holdout.plotting import save_figure

@@ -3,8 +3,8 @@ seeds model: its training subset and the CIFAR-10 test set, one per-image table 
 
 import torch
 
-from holdout.adversarial import cifar10 as ac
-from holdout.adversarial.imagenet import resolve_device
+from holdout.adversarial.cifar10 import attack as ac
+from holdout.adversarial.imagenet.study import resolve_device
 from holdout.runlog import script_logger, timed
 from holdout.training.jobs import load_cifar10_arrays
 

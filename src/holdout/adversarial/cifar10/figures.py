@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial.cifar10 import CANVAS, check_window
+from holdout.adversarial.cifar10.window import CANVAS, check_window
 from holdout.predictions import Predictions
 
 __all__ = [
@@ -127,7 +127,7 @@ def seed_model_translations(
     N x 32 x 32 x 3): every model on the centre ``window`` moved by every offset within 3 eps."""
     import torch
 
-    from holdout.adversarial.cifar10 import windowed_classifier
+    from holdout.adversarial.cifar10.attack import windowed_classifier
     from holdout.adversarial.translations_file import make_translations_file
     from holdout.training import load_checkpoint
 
@@ -170,7 +170,7 @@ def success_logits(
     by ``successes["index"]``)."""
     import torch
 
-    from holdout.adversarial.cifar10 import windowed_classifier
+    from holdout.adversarial.cifar10.attack import windowed_classifier
     from holdout.training import load_checkpoint
 
     device = torch.device(device)

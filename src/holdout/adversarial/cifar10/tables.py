@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial.imagenet import attack_range, figure5_table
+from holdout.adversarial.imagenet.study import attack_range, figure5_table
 from holdout.adversarial.stats import n_model_test
 from holdout.adversarial.translation import (
     ATTACKS,

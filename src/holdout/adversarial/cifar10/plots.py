@@ -122,7 +122,7 @@ def plot_pvalue_vs_error(pvalues: pd.DataFrame, alpha: float = 0.05) -> tuple[Fi
 
 def plot_figure1(table: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
     """Werpachowski et al. Figure 1: CIFAR-10 test accuracy of the published models by year of
-    publication (``table`` from :func:`holdout.adversarial.cifar10_figures.figure1_table`)."""
+    publication (``table`` from :func:`holdout.adversarial.cifar10.figures.figure1_table`)."""
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     ax.scatter(table["year"], table["accuracy"], s=22, color="tab:blue", alpha=0.8)
     ax.set_xlabel("year")
@@ -142,7 +142,7 @@ def plot_figure2(
     """Werpachowski et al. Figure 2: the original image (left, with its prediction) and its
     adversarial translation (right, with the vector v = (dx, dy) and the prediction). ``original``
     and ``translated``: uint8 H x W x 3 windows; ``example`` from
-    :func:`holdout.adversarial.cifar10_figures.figure2_example`."""
+    :func:`holdout.adversarial.cifar10.figures.figure2_example`."""
     fig, axes = plt.subplots(1, 2, figsize=(5.6, 3.2))
     dx, dy = int(example["v_col"]), int(example["v_row"])
     titles = [

@@ -25,7 +25,7 @@ batches mixing images, and reused by all attacks and densities. The tests:
 - the N-model test over all seeds (Sec. 3.3 (ii)), per set, AEG and sample size.
 
 The tables (p-values, the N-model test, the summary) are in
-:mod:`holdout.adversarial.cifar10_tables` (re-exported here).
+:mod:`holdout.adversarial.cifar10.tables` (re-exported here).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial.cifar10_tables import (
+from holdout.adversarial.cifar10.tables import (
     n_model_table,
     pvalue_markdown,
     pvalue_table,
@@ -48,9 +48,9 @@ from holdout.adversarial.cifar10_tables import (
     rejection_summary,
     summary_tables,
 )
-from holdout.adversarial.cifar10_window import _KEY, CANVAS, check_window, resolve_window_eps
-from holdout.adversarial.imagenet import result_frame
-from holdout.adversarial.imagenet import sample_indices as _sample_indices
+from holdout.adversarial.cifar10.window import _KEY, CANVAS, check_window, resolve_window_eps
+from holdout.adversarial.imagenet.study import result_frame
+from holdout.adversarial.imagenet.study import sample_indices as _sample_indices
 from holdout.adversarial.translation import (
     ATTACKS,
     TranslationAttackResult,
