@@ -24,6 +24,7 @@ from holdout.audit.inputs import (
 )
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
 from holdout.predictions import Predictions
+from holdout.training.plan import add_plan_parser
 
 __all__ = ["build_parser", "main"]
 
@@ -117,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_audit_arguments(audit)
     _add_adaptive_argument(audit)
+    add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
 
 
@@ -177,6 +179,8 @@ def _ndim(path: Path) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``holdout`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if args.command == "plan":
+        return args.func(args)
     start = time.perf_counter()
     try:
         summary = _audit(args)
