@@ -29,6 +29,7 @@ from holdout.audit.inputs import (
 from holdout.audit.output import check_owned_out
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
 from holdout.predictions import Predictions
+from holdout.training.plan import add_plan_parser
 
 __all__ = ["build_parser", "main"]
 
@@ -128,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_audit_arguments(audit)
     _add_adaptive_argument(audit)
+    add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
 
 
@@ -220,6 +222,8 @@ def _ndim(path: Path) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``holdout`` console script; returns the exit code (2: bad input, 130: interrupted)."""
     args = build_parser().parse_args(argv)
+    if args.command == "plan":
+        return args.func(args)
     start = time.perf_counter()
     left: list[str] = []
     try:
