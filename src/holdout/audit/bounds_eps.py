@@ -122,7 +122,7 @@ def supported_models(
     n: int, error: float, similarity: float, delta: float, models: int, extra: Sequence[float] = ()
 ) -> tuple[SupportedModels, ...]:
     """Largest k under each bound (Mania et al. Sec. 5, bounds (2), (3)+(8), (A1)) at the standard
-    eps of [`STANDARD_EPS`][holdout.audit.bounds_eps.STANDARD_EPS] up to the first at which the union
+    eps of `STANDARD_EPS` up to the first at which the union
     bound supports ``models`` (beyond it every bound does, and the counts only grow), and at each eps
     of ``extra``; sorted by eps."""
     rows = {}
