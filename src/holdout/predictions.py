@@ -222,10 +222,13 @@ def load_predictions(path: str | Path) -> Predictions:
             missing = {"predictions", "labels", "model_names"} - set(z.files)
             if missing:
                 raise PredictionsError(f"{path}: missing arrays {sorted(missing)}")
+            names = z["model_names"]
+            if names.ndim != 1:
+                raise PredictionsError(f"{path}: model_names must be a vector of K names, got shape {names.shape}")
             return Predictions.create(
                 z["predictions"],
                 z["labels"],
-                [str(m) for m in z["model_names"]],
+                [str(m) for m in names],
                 num_classes=int(z["num_classes"]) if "num_classes" in z.files else None,
                 test_set=str(z["test_set"]) if "test_set" in z.files else "",
                 metadata=json.loads(str(z["metadata"])) if "metadata" in z.files else None,

@@ -126,6 +126,7 @@ def test_audit_cli_with_translations(tmp_path):
     np.save(tmp_path / "y.npy", data.labels)
     out = tmp_path / "out"
     argv = ["audit", str(tmp_path / "p.npy"), "--labels", str(tmp_path / "y.npy"), "--out", str(out)]
+    argv += ["--model-names", ",".join(data.models)]
     assert main([*argv, "--translations", str(EXAMPLE_TRANSLATIONS), "--lenses", "accuracy,adversarial"]) == 0
     s = _summary(out)
     assert s["adversarial"]["aegs"] == ["strongest", "nearest", "random", "random2"]
@@ -139,5 +140,5 @@ def test_translations_with_other_labels_refused(tmp_path, capsys):
     np.save(tmp_path / "y.npy", (data.labels + 1) % 10)
     err = _error_line(capsys, ["audit", str(tmp_path / "p.npy"), "--labels", str(tmp_path / "y.npy"),
                                "--translations", str(EXAMPLE_TRANSLATIONS), "--lenses", "accuracy,adversarial",
-                               "--out", str(tmp_path / "o")])  # fmt: skip
-    assert "its labels differ from the audit's labels" in err
+                               "--model-names", ",".join(data.models), "--out", str(tmp_path / "o")])  # fmt: skip
+    assert "its labels (fingerprint" in err and "differ from those of" in err

@@ -188,3 +188,90 @@ def test_interrupted_run_keeps_the_previous_result(capsys, tmp_path, monkeypatch
     assert main([*EXAMPLE, "--lenses", "accuracy", "--out", str(fresh)]) == 130
     assert f"interrupted: {fresh}: nothing written" in capsys.readouterr().err
     assert not fresh.exists()
+
+
+# --- inputs matched, not assumed ----------------------------------------------------------------
+
+
+def _translation_inputs(tmp_path: Path, names: list[str] | None, n: int | None = None, shift: int = 0) -> list[str]:
+    from holdout.adversarial.translations_file import read_translations
+
+    data = read_translations(EXAMPLE_TRANSLATIONS)
+    centre = int(np.flatnonzero(np.all(data.vectors == 0, axis=1))[0])
+    n = n or data.num_examples
+    np.save(tmp_path / "p.npy", data.predictions[:, :n, centre])
+    np.save(tmp_path / "y.npy", (data.labels[:n] + shift) % 10)
+    argv = ["audit", str(tmp_path / "p.npy"), "--labels", str(tmp_path / "y.npy"), "--out", str(tmp_path / "o")]
+    argv += ["--translations", str(EXAMPLE_TRANSLATIONS), "--lenses", "accuracy,adversarial"]
+    return argv + (["--model-names", ",".join(names)] if names else [])
+
+
+EXAMPLE_TRANSLATIONS = REPO / "config/examples/seeds_translations.npz"
+SEEDS = ["seed000", "seed001", "seed002", "seed003"]
+
+
+def test_translations_of_other_models_refused_naming_both(capsys, tmp_path):
+    err = _error(capsys, _translation_inputs(tmp_path, ["a", "b", "c", "d"]))
+    assert "--translations" in err and "seeds_translations.npz" in err
+    assert "holds models seed000, seed001, seed002, seed003, the audit of p has a, b, c, d" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_translations_of_another_test_set_refused_naming_both(capsys, tmp_path):
+    err = _error(capsys, _translation_inputs(tmp_path, SEEDS, n=200))
+    assert "holds 300 test images, the audit of p has n = 200" in err
+    err = _error(capsys, _translation_inputs(tmp_path, SEEDS, shift=1))
+    assert "its labels (fingerprint" in err and "differ from those of p (fingerprint" in err
+
+
+def test_translations_of_the_same_models_in_another_order_accepted(tmp_path):
+    assert main(_translation_inputs(tmp_path, SEEDS)) == 0
+
+
+@pytest.mark.parametrize("index", ["", "Unnamed: 0", "idx"])
+def test_pandas_index_column_dropped_with_a_notice(capsys, tmp_path, index):
+    import pandas as pd
+
+    df = pd.read_csv(EXAMPLE_PREDS)
+    df.index.name = index or None
+    path = tmp_path / "p.csv"
+    df.to_csv(path) if index != "Unnamed: 0" else df.reset_index().rename(columns={"index": index}).to_csv(
+        path, index=False
+    )
+    out = tmp_path / "o"
+    assert (
+        main(
+            ["audit", str(path), "--labels", str(EXAMPLE_LABELS), "--lenses", "accuracy,similarity", "--out", str(out)]
+        )
+        == 0
+    )
+    assert "an index, as pandas writes it): dropped" in capsys.readouterr().err
+    s = json.loads((out / "summary.json").read_text())
+    assert s["num_models"] == 3 and any("dropped" in x for x in s["inputs"])
+    assert s["similarity"]["mean_similarity"] == pytest.approx(0.862, abs=5e-4)  # not 0.507 with the index
+
+
+def test_unnamed_first_column_that_is_not_an_index_refused(capsys, tmp_path):
+    path = tmp_path / "p.csv"
+    lines = EXAMPLE_PREDS.read_text().splitlines()
+    path.write_text("\n".join([f",{lines[0]}", *(f"7,{x}" for x in lines[1:])]) + "\n")
+    err = _error(capsys, ["audit", str(path), "--labels", str(EXAMPLE_LABELS), *FAST, "--out", str(tmp_path / "o")])
+    assert "p.csv: the first column has no model name" in err
+
+
+def test_numeric_model_names_accepted_when_named(capsys, tmp_path):
+    path = tmp_path / "seeds.csv"
+    lines = EXAMPLE_PREDS.read_text().splitlines()
+    path.write_text("\n".join(["0,1,2", *lines[1:]]) + "\n")
+    argv = ["audit", str(path), "--labels", str(EXAMPLE_LABELS), *FAST, "--out", str(tmp_path / "o")]
+    err = _error(capsys, argv)
+    assert "pass the same names as --model-names" in err
+    assert main([*argv, "--model-names", "0,1,2"]) == 0
+    assert json.loads((tmp_path / "o/summary.json").read_text())["accuracy"]["best_model"] in {"0", "1", "2"}
+
+
+def test_two_dimensional_model_names_in_npz_refused(capsys, tmp_path):
+    np.savez(tmp_path / "p.npz", predictions=np.array([[0, 1], [1, 1]]), labels=np.array([0, 1]),
+             model_names=np.array([["a"], ["b"]]))  # fmt: skip
+    err = _error(capsys, ["audit", str(tmp_path / "p.npz"), *FAST, "--out", str(tmp_path / "o")])
+    assert "p.npz: model_names must be a vector of K names, got shape (2, 1)" in err

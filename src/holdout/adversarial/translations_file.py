@@ -57,6 +57,8 @@ __all__ = [
     "TranslationsFileError",
     "attacks_from_translations",
     "available_attacks",
+    "check_matches",
+    "labels_fingerprint",
     "make_translations_file",
     "read_translations",
     "required_offsets",
@@ -119,6 +121,47 @@ def available_attacks(data: TranslationsData) -> dict[str, str]:
         else:
             out[a] = ""
     return out
+
+
+def labels_fingerprint(labels: np.ndarray) -> str:
+    """Short fingerprint of a test set's labels (the first 12 hex digits of the sha256 of the int64
+    labels in order): two files of the same test set, in the same order, share it."""
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(labels, dtype="<i8").tobytes()).hexdigest()[:12]
+
+
+def check_matches(data: TranslationsData, model_names: Sequence[str], labels: np.ndarray, audited: str) -> None:
+    """Refuse a translations file of other models or another test set than the audited ``audited``:
+    the same model names (any order), the same n and the same labels (by
+    [`labels_fingerprint`][holdout.adversarial.translations_file.labels_fingerprint]); the error
+    names both sides."""
+    ours, theirs = set(map(str, model_names)), set(map(str, data.models))
+    if ours != theirs:
+        missing, extra = sorted(ours - theirs), sorted(theirs - ours)
+        raise _fail(
+            data.source,
+            f"holds models {_few(sorted(theirs))}, the audit of {audited} has {_few(sorted(ours))} "
+            f"({len(missing)} missing, {len(extra)} not audited): the translations must be of the same models, by name",
+        )
+    labels = np.asarray(labels)
+    if data.num_examples != labels.shape[0]:
+        raise _fail(
+            data.source,
+            f"holds {data.num_examples} test images, the audit of {audited} has n = {labels.shape[0]}: "
+            "the translations must be of the same test set",
+        )
+    fa, fb = labels_fingerprint(data.labels), labels_fingerprint(labels)
+    if fa != fb:
+        raise _fail(
+            data.source,
+            f"its labels (fingerprint {fa}) differ from those of {audited} (fingerprint {fb}) on the same "
+            f"n = {labels.shape[0]}: the translations must be of the same test set, in the same order",
+        )
+
+
+def _few(names: Sequence[str]) -> str:
+    return ", ".join(names[:4]) + (f" ... ({len(names)})" if len(names) > 4 else "")
 
 
 def _fail(path: str, problem: str) -> TranslationsFileError:

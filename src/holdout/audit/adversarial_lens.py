@@ -24,6 +24,7 @@ from holdout.adversarial.translations_file import (
     TranslationsFileError,
     attacks_from_translations,
     available_attacks,
+    check_matches,
     read_translations,
 )
 from holdout.audit.core import AuditError
@@ -57,13 +58,8 @@ class AdversarialLens:
 
 
 def _check_against(data, preds: Predictions | None) -> None:
-    if preds is None:
-        return
-    if data.num_examples == preds.num_examples and not np.array_equal(data.labels, preds.labels):
-        raise AuditError(
-            f"{data.source}: its labels differ from the audit's labels on the same {data.num_examples} images "
-            "(the translations must be of the same test set, in the same order)"
-        )
+    if preds is not None:
+        check_matches(data, preds.model_names, preds.labels, preds.test_set or "the predictions")
 
 
 def adversarial_lens(

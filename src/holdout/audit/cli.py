@@ -6,10 +6,12 @@ Bad input stops with one line on stderr naming the file (or option) and the prob
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -199,6 +201,14 @@ def _load(args: argparse.Namespace, path: str, labels: str | None, option: str) 
         if given or kind != "auto":
             flags = ", ".join(given + (["--scores / --topk"] if kind != "auto" else []))
             raise AuditError(f"{option} {p}: {flags} do not apply to a .npz file (names and classes are inside)")
+    with _data_warnings() as notices:
+        preds, what = _read(args, p, labels, option, kind)
+    for notice in notices:
+        print(f"holdout audit: note: {notice}", file=sys.stderr)
+    return preds, tuple(x for x in (what, *notices) if x)
+
+
+def _read(args: argparse.Namespace, p: Path, labels: str | None, option: str, kind: str) -> tuple[Predictions, str]:
     if p.suffix.lower() == ".npy" and labels is not None and (kind != "auto" or _ndim(p) == 3):
         preds, what = read_array_predictions(
             p, labels, kind, model_names=args.model_names, num_classes=args.num_classes
@@ -209,7 +219,24 @@ def _load(args: argparse.Namespace, path: str, labels: str | None, option: str) 
         preds = load_audit_predictions(p, labels, model_names=args.model_names, num_classes=args.num_classes)
         what = ""
     check_label_base(preds, str(labels or p))
-    return preds, (what,) if what else ()
+    return preds, what
+
+
+@contextmanager
+def _data_warnings() -> Iterator[list[str]]:
+    """The data stage's warnings while reading (an index column dropped, ...), collected for the report."""
+    notes: list[str] = []
+
+    class _Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            notes.append(record.getMessage())
+
+    handler, logger = _Collect(logging.WARNING), logging.getLogger("holdout.data.core")
+    logger.addHandler(handler)
+    try:
+        yield notes
+    finally:
+        logger.removeHandler(handler)
 
 
 def _ndim(path: Path) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.data.errors import DataError
+from holdout.data.errors import LOG, DataError
 from holdout.predictions import Predictions, PredictionsError
 
 __all__ = ["convert_user_predictions", "read_user_labels", "read_user_predictions"]
@@ -75,6 +75,44 @@ def _is_number(cell: str) -> bool:
     return True
 
 
+_INDEX_HEADERS = ("", "unnamed: 0", "index")
+
+
+def _drop_index_column(header: list[str], rows: list[list[str]], path: Path) -> tuple[list[str], list[list[str]]]:
+    """Drop a leading index column as pandas writes it (``df.to_csv()``: an unnamed or named first
+    column holding 0..n-1), with a warning; refuse an unnamed first column holding anything else."""
+    if len(header) < 2:
+        return header, rows
+    first = [r[0].strip() if r else "" for r in rows[1:]]
+    is_range = first == [str(i) for i in range(len(first))]
+    if header[0].lower() in _INDEX_HEADERS or (is_range and _beyond_other_columns(rows, len(first) - 1)):
+        if not is_range:
+            raise DataError(
+                f"{path}: the first column has no model name ({header[0]!r}) and does not hold 0..n-1 (an index): "
+                "name it or remove it"
+            )
+        LOG.warning(
+            "%s: first column %r holds 0..%d (an index, as pandas writes it): dropped, not audited as a model "
+            "(save with df.to_csv(index=False) to avoid it)",
+            path,
+            header[0],
+            len(first) - 1,
+        )
+        return header[1:], [r[1:] for r in rows]
+    return header, rows
+
+
+def _beyond_other_columns(rows: list[list[str]], top: int) -> bool:
+    """A named first column 0..n-1 is an index, not a model, when n >= 10 and n - 1 is above every
+    class in the other columns (no model predicts a class that no other model ever predicts, in order)."""
+    if top < 9:
+        return False
+    try:
+        return all(float(c) < top for r in rows[1:] for c in r[1:] if c.strip())
+    except ValueError:
+        return False
+
+
 def read_user_labels(path: str | Path) -> np.ndarray:
     """True labels from ``.npy`` (vector) or ``.csv`` (one column, optional header row)."""
     path = Path(path)
@@ -113,12 +151,17 @@ def read_user_predictions(path: str | Path, model_names: Sequence[str] | None = 
     if suffix == ".csv":
         rows = _read_csv_rows(path)
         header = [c.strip() for c in rows[0]]
-        if all(_is_number(c) for c in header):
-            raise DataError(f"{path}: the first row must be a header of model names")
-        if any(not c for c in header):
-            raise DataError(f"{path}: empty model name in the header")
+        numeric_names = model_names is not None and [str(m) for m in model_names] == header
+        if all(_is_number(c) for c in header) and not numeric_names:
+            raise DataError(
+                f"{path}: the first row must be a header of model names (numeric names such as seeds 0, 1, 2: "
+                "pass the same names as --model-names / model_names to say the first row is the header)"
+            )
         if len(rows) < 2:
             raise DataError(f"{path}: no prediction rows below the header")
+        header, rows = _drop_index_column(header, rows, path)
+        if any(not c for c in header):
+            raise DataError(f"{path}: empty model name in the header")
         preds = _to_int_matrix(rows[1:], path, "predictions").T
         names = header
         if model_names is not None and list(model_names) != names:
