@@ -11,6 +11,7 @@ paragraph that starts with "- ", and the one-GPU block of docs/running.md plans 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -281,6 +282,22 @@ def test_bench_workflow_writes_what_the_pages_read():
     assert all(k in doc for k in upd.REQUIRED)
     assert upd.value_text("x.wall_s", "minsec", {"x": doc}) == "10 min 00 s"
     assert upd.stamp(doc).endswith("oneDNN limited to AVX2, load average 0.1 at start, 1.9 at the end")
+
+
+# --- versions named in the docs ------------------------------------------------------------------
+
+
+def test_torch_version_named_in_the_docs_is_the_one_installed():
+    """Pages that name the torch version the numbers were measured with name the one pip installs."""
+    torch_version = importlib.metadata.version("torch").split("+")[0]
+    bad = [
+        f"{rel(p)}:{i}: {m.group(0)}"
+        for p in markdown_pages()
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        for m in re.finditer(r"\btorch (\d+\.\d+(?:\.\d+)?)\b", line)
+        if m.group(1).split(".") != torch_version.split(".")[: m.group(1).count(".") + 1]
+    ]
+    assert not bad, f"torch {torch_version} is installed; pages name another version:\n" + "\n".join(bad)
 
 
 # --- the built site (slow) -----------------------------------------------------------------------
