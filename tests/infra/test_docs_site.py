@@ -357,10 +357,14 @@ def test_running_page_opens_with_three_blocks():
     assert "'.[train,test,slurm]'" in slurm
 
 
-@pytest.mark.slow  # ~3.5 s: one Snakemake dry run of the whole GPU-scale DAG
-def test_gpu_block_plans_with_its_profile(tmp_path):
-    """The one-GPU block's snakemake line, as written, plans the workflow (`-n`) with the profile."""
-    line = next(cmd for cmd in _running_block("One GPU workstation").splitlines() if cmd.startswith("snakemake "))
+@pytest.mark.slow  # 3-10 s each: one Snakemake dry run of the whole GPU- or paper-scale DAG
+@pytest.mark.parametrize("title", ["One GPU workstation", "SLURM cluster at the papers' scale"])
+def test_run_block_plans_with_its_profile(title, tmp_path):
+    """The block's snakemake line, as written (with its profile and config), plans the workflow
+    with `-n`: the training jobs of search and seeds are in the plan."""
+    if "SLURM" in title and importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        pytest.skip("snakemake-executor-plugin-slurm not installed (pip install -e '.[slurm]')")
+    line = next(cmd for cmd in _running_block(title).splitlines() if cmd.startswith("snakemake "))
     args = line.split("#")[0].split()[1:]
     env = {**os.environ, "PYTHONPATH": str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     cmd = [sys.executable, "-m", "snakemake", *args, "-n", "--directory", str(tmp_path), "--quiet", "rules"]
