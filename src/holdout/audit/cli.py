@@ -40,7 +40,12 @@ formats: .csv (header row of model names, one row per test point, one column per
 .npy (K x n integer array, one row per model; or K x n x C scores / K x n x k top-k, see --scores
 and --topk) or holdout's .npz predictions format (labels inside).
 Labels: .npy vector or one-column .csv. Outputs in --out: summary.json, CSVs of every number,
-PNG/PDF figures and report.html (self-contained).
+PNG/PDF figures and report.html (self-contained). Every option with an example: docs/audit.md.
+
+examples:
+  holdout audit config/examples/user_predictions.csv --labels config/examples/user_labels.npy --out /tmp/audit
+  holdout audit config/examples/user_predictions.csv --labels config/examples/user_labels.npy \\
+      --search-size 64 --lenses accuracy,bounds,rvw --eps 0.05 --out /tmp/audit_rvw
 """
 
 
@@ -49,6 +54,16 @@ class _Defaults(argparse.ArgumentDefaultsHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return action.help if action.default is None else super()._get_help_string(action)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Wrap each paragraph of the epilog; keep the examples' lines as written."""
+        fill = super()._fill_text
+        blocks = text.split("\n\n")
+        kept = [
+            "\n".join(indent + ln for ln in b.splitlines()) if b.startswith("examples:") else fill(b, width, indent)
+            for b in blocks
+        ]
+        return "\n\n".join(kept)
 
 
 def _names(text: str) -> list[str]:

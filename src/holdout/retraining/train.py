@@ -23,7 +23,7 @@ from holdout.training.registry import ModelSpec
 __all__ = ["PREDICT_BATCH", "retrain_and_predict"]
 
 # Images per forward pass of the test-set prediction: on CPUs 256 runs 1.7-2x faster per CPU-second than
-# 1000 (the activations stay in cache) with the same logits (docs/notes/performance.md).
+# 1000 (the activations stay in cache) with the same logits (docs/performance.md).
 PREDICT_BATCH = 256
 
 
