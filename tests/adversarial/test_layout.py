@@ -15,7 +15,7 @@ import pytest
 import holdout.adversarial
 
 STUDIES = ("synthetic", "imagenet", "cifar10")
-CORE = ("stats", "translation", "translation_set", "translations_file")
+CORE = ("stats", "translation", "translation_set", "translations_file", "per_image")
 
 
 def test_core_modules_and_one_subpackage_per_study():
@@ -57,3 +57,16 @@ def test_lazy_exports_refuse_a_name_equal_to_a_submodule():
 
     with pytest.raises(ValueError, match="attack"):
         lazy_exports("holdout.adversarial.synthetic", {"attack": "attack"})
+
+
+def test_the_studies_and_the_audit_share_one_per_image_test():
+    """The ImageNet and CIFAR-10 studies and the audit's adversarial lens run the tests of the core
+    ``per_image`` module, not copies of their own."""
+    from holdout.adversarial import per_image
+    from holdout.adversarial.cifar10 import attack, tables
+    from holdout.adversarial.imagenet import study
+    from holdout.audit import adversarial_lens
+
+    assert study.figure5_table is tables.figure5_table is per_image.figure5_table
+    assert study.attack_range is tables.attack_range is adversarial_lens.attack_range is per_image.attack_range
+    assert study.result_frame is attack.result_frame is per_image.result_frame

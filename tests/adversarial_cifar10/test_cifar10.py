@@ -60,6 +60,14 @@ def test_canvas_check_refuses_windows_without_margin():
     assert ac.resolve_window_eps(None, None, 20) == (20, 2)
 
 
+def test_device_errors_name_this_studys_key():
+    """A bad ``adversarial_cifar10.device`` is refused naming that key (the study used to resolve its
+    device with the ImageNet study's function, whose errors named ``adversarial_imagenet.device``)."""
+    with pytest.raises(ValueError, match=r"^adversarial_cifar10\.device: 'no-such-device'"):
+        ac.resolve_device("no-such-device")
+    assert ac.resolve_device("cpu") == torch.device("cpu")
+
+
 def test_recipe_and_subset_checks(tmp_path):
     path = tmp_path / "recipe.json"
     path.write_text(json.dumps({"window": 24, "seeds": [0, 1], "train_subset_size": 10}))

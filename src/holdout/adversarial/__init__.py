@@ -17,7 +17,8 @@ Bounds and tests (Sec. 3)
 
 The shared core: these statistics ([`stats`][holdout.adversarial.stats]), the translational
 AEGs of Appendix B with exact densities ([`translation_set`][holdout.adversarial.translation_set],
-[`translation`][holdout.adversarial.translation]) and the translations file that carries a model's
+[`translation`][holdout.adversarial.translation]), the tests on their per-image table
+([`per_image`][holdout.adversarial.per_image]) and the translations file that carries a model's
 translated predictions to the audit ([`translations_file`][holdout.adversarial.translations_file]).
 One subpackage per study: [`synthetic`][holdout.adversarial.synthetic] (Sec. 4, Appendix A),
 [`imagenet`][holdout.adversarial.imagenet] (Sec. 5.2, Figure 5) and

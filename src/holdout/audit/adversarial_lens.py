@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial.imagenet.study import attack_range
+from holdout.adversarial.per_image import attack_range
 from holdout.adversarial.stats import adversarial_risk, empirical_error, n_model_test, pairwise_test
 from holdout.adversarial.translation import ATTACKS
 from holdout.adversarial.translations_file import (

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         per_image_frame,
         read_recipe,
         read_train_subset,
+        resolve_device,
         sample_indices,
         windowed_classifier,
     )
@@ -73,6 +74,7 @@ __all__ = [
     "read_recipe",
     "read_train_subset",
     "rejection_summary",
+    "resolve_device",
     "resolve_window_eps",
     "sample_indices",
     "seed_model_translations",
@@ -96,6 +98,7 @@ _SUBMODULE_OF = {
             "per_image_frame",
             "read_recipe",
             "read_train_subset",
+            "resolve_device",
             "sample_indices",
             "windowed_classifier",
         ),
