@@ -22,7 +22,9 @@ def script_logger(log_path: str | Path | None, name: str = "holdout") -> logging
     """Return a logger writing to ``log_path`` (and stderr), capturing warnings.
 
     Uncaught exceptions are logged with their traceback before the script exits,
-    so a failed job's log says why it failed.
+    so a failed job's log says why it failed. A ``ValueError`` / ``TypeError`` / ``OverflowError``
+    (bad input: the library's messages name the file or key) is one line on stderr, its traceback
+    in the log file only.
     """
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if log_path is not None:
@@ -38,6 +40,11 @@ def script_logger(log_path: str | Path | None, name: str = "holdout") -> logging
     logger = logging.getLogger(name)
 
     def _excepthook(exc_type, exc, tb):  # pragma: no cover - exercised by failing jobs
+        if issubclass(exc_type, (ValueError, TypeError, OverflowError)):  # bad input: one line on stderr
+            logger.error("error: %s", " ".join(str(exc).split()) or exc_type.__name__)
+            for h in handlers[1:]:  # the traceback in the log file only
+                h.emit(logger.makeRecord(logger.name, logging.DEBUG, "", 0, "traceback", (), (exc_type, exc, tb)))
+            raise SystemExit(1)
         logger.error("uncaught exception", exc_info=(exc_type, exc, tb))
         sys.__excepthook__(exc_type, exc, tb)
 

@@ -12,7 +12,7 @@ import pytest
 from holdout.audit import AuditError
 from holdout.audit import run as audit_run
 from holdout.audit.cli import main
-from holdout.audit.inputs import check_memory, estimate_memory
+from holdout.audit.inputs import check_memory, estimate_memory, peek_shape
 from holdout.predictions import Predictions, save_predictions
 
 REPO = Path(__file__).resolve().parents[2]
@@ -123,12 +123,21 @@ def test_npz_refuses_options_that_do_not_apply(capsys, tmp_path):
 
 
 def test_memory_estimate_refuses_before_the_lenses():
-    preds = Predictions.create(np.zeros((3, 10), int), np.zeros(10, int), ["a", "b", "c"], num_classes=2)
     assert estimate_memory(100_000, 300) > 80 * 2**30  # K^2 pairs: the 100,000-column case
     with pytest.raises(AuditError, match=r"p.csv: 3 models x 10 test points need about .* --force"):
-        check_memory(preds, source="p.csv", available=100)
-    check_memory(preds, force=True, source="p.csv", available=100)
-    check_memory(preds, source="p.csv", available=2**30)
+        check_memory(3, 10, source="p.csv", available=100)
+    check_memory(3, 10, force=True, source="p.csv", available=100)
+    check_memory(3, 10, source="p.csv", available=2**30)
+
+
+def test_wide_csv_refused_before_it_is_read(capsys, tmp_path):
+    """100,000 model columns: refused in well under a second from the header and line count."""
+    path = tmp_path / "wide.csv"
+    k = 100_000
+    path.write_text(",".join(f"m{i}" for i in range(k)) + "\n" + ("0," * (k - 1) + "0\n") * 300)
+    err = _error(capsys, ["audit", str(path), "--labels", str(EXAMPLE_LABELS), "--out", str(tmp_path / "o")])
+    assert "wide.csv: 100,000 models x 300 test points need about" in err and "--force" in err
+    assert peek_shape(path) == (k, 300)
 
 
 # --- outputs: owned and atomic ------------------------------------------------------------------
@@ -240,15 +249,13 @@ def test_pandas_index_column_dropped_with_a_notice(capsys, tmp_path, index):
     )
     out = tmp_path / "o"
     assert (
-        main(
-            ["audit", str(path), "--labels", str(EXAMPLE_LABELS), "--lenses", "accuracy,similarity", "--out", str(out)]
-        )
+        main(["audit", str(path), "--labels", str(EXAMPLE_LABELS), "--lenses", "accuracy,bounds", "--out", str(out)])
         == 0
     )
     assert "an index, as pandas writes it): dropped" in capsys.readouterr().err
     s = json.loads((out / "summary.json").read_text())
     assert s["num_models"] == 3 and any("dropped" in x for x in s["inputs"])
-    assert s["similarity"]["mean_similarity"] == pytest.approx(0.862, abs=5e-4)  # not 0.507 with the index
+    assert s["bounds"]["similarity"] == pytest.approx(0.862, abs=5e-4)  # not 0.507 with the index
 
 
 def test_unnamed_first_column_that_is_not_an_index_refused(capsys, tmp_path):

@@ -88,3 +88,30 @@ def test_imagenet_labels_from_wnid(shared_data, tmp_path):
     bad.write_text(json.dumps({"image_filenames": [["x.jpg", "n00000000"]]}))
     with pytest.raises(DataError, match="wnid n00000000 not in"):
         imagenet_labels(bad, root / "metadata/class_info.json")
+
+
+def test_bad_class_id_in_one_of_the_files_names_that_file(tmp_path):
+    """Was: the set was named, not the file; a damaged or latin-1 json file likewise."""
+    labels = np.array([0, 1, 2])
+    good, bad, latin = tmp_path / "a_predictions.json", tmp_path / "b_predictions.json", tmp_path / "c.json"
+    good.write_text("[0, 1, 2]")
+    bad.write_text("[0, 12, 2]")
+    latin.write_bytes("[0, 1, 2] caf\xe9".encode("latin-1"))
+    with pytest.raises(DataError, match=r"b_predictions.json: class id 12 at position 1 is outside 0..9"):
+        convert_cifar10_1_predictions({"A": good, "B": bad}, labels, test_set="t", labels_source="l")
+    with pytest.raises(DataError, match=r"c.json: unreadable predictions json"):
+        convert_cifar10_1_predictions({"A": good, "C": latin}, labels, test_set="t", labels_source="l")
+
+
+def test_truncated_testbed_file_names_the_file(tmp_path):
+    (tmp_path / "ds.json").write_text(json.dumps({"image_filenames": [["a.jpg", "n1"], ["b.jpg", "n2"]]}))
+    (tmp_path / "ci.json").write_text(json.dumps([{"cid": 0, "wnid": "n1"}, {"cid": 1, "wnid": "n2"}]))
+    np.save(tmp_path / "m.npy", np.zeros((2, 5), dtype=np.int64))
+    (tmp_path / "t.npy").write_bytes((tmp_path / "m.npy").read_bytes()[:-7])
+    with pytest.raises(DataError, match=r"t.npy: unreadable .npy"):
+        convert_imagenet_testbed({"m": tmp_path / "m.npy", "t": tmp_path / "t.npy"}, tmp_path / "ds.json",
+                                 tmp_path / "ci.json", test_set="x")  # fmt: skip
+    np.save(tmp_path / "t.npy", np.full((2, 5), 1000, dtype=np.int64))
+    with pytest.raises(DataError, match=r"t.npy: class id 1000 at position 0 is outside 0..999"):
+        convert_imagenet_testbed({"m": tmp_path / "m.npy", "t": tmp_path / "t.npy"}, tmp_path / "ds.json",
+                                 tmp_path / "ci.json", test_set="x")  # fmt: skip

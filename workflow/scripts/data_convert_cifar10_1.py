@@ -1,8 +1,6 @@
 """Published CIFAR-10 model predictions (original / v4 / v6) -> predictions format."""
 
-import numpy as np
-
-from holdout.data.core import convert_cifar10_1_predictions, describe, load_cifar10
+from holdout.data.core import convert_cifar10_1_predictions, describe, load_cifar10, read_user_labels
 from holdout.predictions import save_predictions
 from holdout.runlog import script_logger, timed
 
@@ -13,7 +11,7 @@ with timed(log, f"convert {params.test_set}"):
         labels = load_cifar10(inp.archive).test_labels
         labels_source = f"{inp.archive} (test_batch)"
     else:
-        labels = np.load(inp.labels, allow_pickle=False)
+        labels = read_user_labels(inp.labels)  # a damaged file: one line naming it
         labels_source = str(inp.labels)
     files = dict(zip(params.model_names, inp.predictions, strict=True))
     preds = convert_cifar10_1_predictions(files, labels, test_set=params.test_set, labels_source=labels_source)

@@ -25,6 +25,7 @@ from holdout.audit.inputs import (
     check_memory,
     check_out_dir,
     one_line,
+    peek_shape,
     read_array_predictions,
     user_input,
 )
@@ -174,6 +175,8 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
     inputs += [x for x in (args.translations, args.rvw_description) if x]
     check_owned_out(args.out, inputs, force=args.force)  # before minutes of work
     check_out_dir(args.out)
+    if (shape := peek_shape(args.predictions)) is not None:
+        check_memory(*shape, args.force, str(args.predictions))  # before reading it whole
     with user_input("--predictions", args.predictions):
         preds, read_as = _load(args, args.predictions, args.labels, "predictions")
     new = None
@@ -182,7 +185,7 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
             new, _ = _load(args, args.new_predictions, args.new_labels, "--new-predictions")
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
-    check_memory(preds, args.force, str(args.predictions))
+    check_memory(preds.num_models, preds.num_examples, args.force, str(args.predictions))
     with user_input("the audit of", args.predictions):
         result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))

@@ -30,6 +30,7 @@ __all__ = [
     "check_out_dir",
     "estimate_memory",
     "one_line",
+    "peek_shape",
     "read_array_predictions",
     "user_input",
 ]
@@ -79,19 +80,36 @@ def _available_memory() -> int | None:
         return None
 
 
+def peek_shape(path: str | Path) -> tuple[int, int] | None:
+    """(K, n) of a predictions file without reading it whole (``.npy``: its header; ``.csv``: the
+    header row and the line count), or None where that is not cheap (``.npz``) or the file is unreadable."""
+    p = Path(path)
+    try:
+        if p.suffix.lower() == ".npy":
+            shape = np.load(p, mmap_mode="r", allow_pickle=False).shape
+            return (1, shape[0]) if len(shape) == 1 else (shape[0], shape[1]) if len(shape) >= 2 else None
+        if p.suffix.lower() == ".csv":
+            with open(p, "rb") as fh:
+                k = fh.readline().count(b",") + 1
+                n = sum(1 for line in fh if line.strip())
+            return k, n
+    except (OSError, ValueError):
+        return None  # the reader names the problem
+    return None
+
+
 def check_memory(
-    preds: Predictions, force: bool = False, source: str = "predictions", available: int | None = None
+    num_models: int, num_examples: int, force: bool = False, source: str = "predictions", available: int | None = None
 ) -> None:
     """Refuse (unless ``force``) an input whose [`estimate_memory`][holdout.audit.inputs.estimate_memory]
-    exceeds the memory available now, before the lenses spend minutes on it."""
-    need = estimate_memory(preds.num_models, preds.num_examples)
+    exceeds the memory available now, before reading it whole and before the lenses spend minutes on it."""
+    need = estimate_memory(num_models, num_examples)
     have = _available_memory() if available is None else available
     if force or have is None or need <= have:
         return
     raise AuditError(
-        f"{source}: {preds.num_models:,} models x {preds.num_examples:,} test points need "
-        f"about {need / 2**30:.1f} GiB, {have / 2**30:.1f} GiB is available: audit fewer models at a time "
-        "(or pass --force to try anyway)"
+        f"{source}: {num_models:,} models x {num_examples:,} test points need about {need / 2**30:.1f} GiB, "
+        f"{have / 2**30:.1f} GiB is available: audit fewer models at a time (or pass --force to try anyway)"
     )
 
 

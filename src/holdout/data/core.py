@@ -172,12 +172,23 @@ def read_cifar10_1_prediction_file(path: str | Path) -> np.ndarray:
     """One ``<model>_predictions.json`` of CIFAR-10.1: a JSON list of class indices."""
     path = Path(path)
     try:
-        values = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path}: unreadable predictions json ({exc})") from exc
+        values = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise DataError(f"{path}: unreadable predictions json ({exc}); fetch it again") from exc
     arr = np.asarray(values)
     if arr.ndim != 1 or arr.dtype.kind not in "iu":
         raise DataError(f"{path}: expected a flat JSON list of integer class indices")
+    return _check_class_ids(arr, path, 10)
+
+
+def _check_class_ids(arr: np.ndarray, path: Path, num_classes: int) -> np.ndarray:
+    """``arr`` when every class id lies in [0, num_classes); DataError naming the file and the first bad id."""
+    bad = np.flatnonzero((arr < 0) | (arr >= num_classes))
+    if bad.size:
+        raise DataError(
+            f"{path}: class id {arr.flat[bad[0]]} at position {bad[0]} is outside 0..{num_classes - 1} "
+            f"({bad.size} such); this file is damaged: fetch it again"
+        )
     return arr
 
 
@@ -263,11 +274,11 @@ def convert_imagenet_testbed(
         path = Path(path)
         try:
             top5 = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise DataError(f"{path}: unreadable .npy ({exc})") from exc
+        except (OSError, ValueError, EOFError) as exc:
+            raise DataError(f"{path}: unreadable .npy ({exc}); fetch it again") from exc
         if top5.ndim != 2 or top5.shape[0] != n or top5.dtype.kind not in "iu":
             raise DataError(f"{path}: expected an integer ({n}, 5) top-5 array, got {top5.dtype} {top5.shape}")
-        preds[k] = top5[:, 0]
+        preds[k] = _check_class_ids(top5[:, 0], path, 1000)
         meta.append(
             {
                 "source": "ImageNetV2 model testbed (Recht et al. 2019), github.com/modestyachts/ImageNetV2",
