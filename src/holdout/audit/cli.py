@@ -22,6 +22,7 @@ from holdout.audit.inputs import (
     check_out_dir,
     read_array_predictions,
 )
+from holdout.audit.leaderboard_cli import add_leaderboard_arguments, run_leaderboard_audit
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
 from holdout.predictions import Predictions
 
@@ -48,7 +49,7 @@ def _names(text: str) -> list[str]:
 
 
 def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("predictions", help="predictions of the K models on the test set (.csv, .npy or .npz)")
+    p.add_argument("predictions", nargs="?", help="predictions of the K models on the test set (.csv, .npy or .npz)")
     p.add_argument("--labels", help="true labels of the test set (.npy or .csv; optional for .npz)")
     p.add_argument("--out", default="audit", help="output folder")
     p.add_argument("--new-predictions", help="the same models' predictions on a second, newer test set")
@@ -117,10 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_audit_arguments(audit)
     _add_adaptive_argument(audit)
+    add_leaderboard_arguments(audit)
     return parser
 
 
 def _audit(args: argparse.Namespace) -> dict[str, object]:
+    if (leaderboard := run_leaderboard_audit(args)) is not None:
+        return leaderboard
+    if args.predictions is None:
+        raise AuditError("give the PREDICTIONS file (or --accuracies TABLE.csv)")
     bits, detail = (None, "")
     if args.rvw_description is not None or args.search_size is not None:
         bits, detail = selection_bits(args.rvw_description, args.search_size)
@@ -183,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (AuditError, OSError) as exc:
         print(f"holdout audit: error: {exc}", file=sys.stderr)
         return 2
-    for lens in (*LENSES, "adaptive"):  # adaptive: the opt-in lens
+    for lens in (*LENSES, "adaptive", "contamination"):  # adaptive: the opt-in lens
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]
     print(f"wrote {args.out}/report.html and every number beside it in {time.perf_counter() - start:.1f} s")
