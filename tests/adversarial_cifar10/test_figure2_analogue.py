@@ -14,7 +14,7 @@ import numpy as np
 try:  # the subpackage layout
     from holdout.adversarial.cifar10 import plot_figure2
 except ImportError:
-    from holdout.adversarial.plots_cifar10 import plot_figure2
+    from holdout.adversarial.cifar10.plots import plot_figure2
 
 REPO = Path(__file__).resolve().parents[2]
 CLASSES = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"]

@@ -29,6 +29,7 @@ from holdout.audit.inputs import (
     read_array_predictions,
     user_input,
 )
+from holdout.audit.leaderboard_cli import add_leaderboard_arguments, run_leaderboard_audit
 from holdout.audit.output import check_owned_out
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
 from holdout.predictions import Predictions
@@ -72,7 +73,7 @@ def _names(text: str) -> list[str]:
 
 
 def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("predictions", help="predictions of the K models on the test set (.csv, .npy or .npz)")
+    p.add_argument("predictions", nargs="?", help="predictions of the K models on the test set (.csv, .npy or .npz)")
     p.add_argument("--labels", help="true labels of the test set (.npy or .csv; optional for .npz)")
     p.add_argument("--out", default="audit", help="output folder")
     p.add_argument("--new-predictions", help="the same models' predictions on a second, newer test set")
@@ -147,11 +148,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_audit_arguments(audit)
     _add_adaptive_argument(audit)
+    add_leaderboard_arguments(audit)
     add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
 
 
 def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
+    if (leaderboard := run_leaderboard_audit(args)) is not None:
+        return leaderboard
+    if args.predictions is None:
+        raise AuditError("give the PREDICTIONS file (or --accuracies TABLE.csv)")
     search_size = _search_size(args.search_size)
     if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
         raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
@@ -289,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}", file=sys.stderr)
         return 130
-    for lens in (*LENSES, "adaptive"):  # adaptive: the opt-in lens
+    for lens in (*LENSES, "adaptive", "contamination"):  # adaptive: the opt-in lens
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]
     print(f"wrote {args.out}/report.html and every number beside it in {time.perf_counter() - start:.1f} s")
