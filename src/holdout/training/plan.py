@@ -10,8 +10,8 @@ the meta device, once per distinct architecture), the recipe, the training-set s
 the declared resources, the recipe's source, and the projected GPU-hours.
 
 The projection is ``3 x FLOPs/image x images x epochs / throughput`` (forward + backward counted as
-three forwards) at an ASSUMED sustained throughput (``--tflops``, default
-`ASSUMED_TFLOPS`): no GPU measurement of ours exists yet,
+three forwards) at an ASSUMED sustained throughput (``--tflops``, default ``ASSUMED_TFLOPS``,
+20 TFLOP/s): no GPU measurement of ours exists yet,
 so every GPU-hour printed is a projection under that assumption, never a measurement.
 """
 
