@@ -215,6 +215,11 @@ def check_names(config: Config) -> None:
             check_name(_mapping(entry).get("name"), f"data.user_predictions[{i}].name")
         for name in _mapping(_mapping(config.get("audit")).get("user")):
             check_name(name, "audit.user")
+        retraining = _mapping(config.get("retraining"))
+        for name in [*_list(retraining.get("table2_models")), *_mapping(retraining.get("models"))]:
+            check_name(name, "retraining.table2_models / retraining.models")
+        for name in _list(_mapping(config.get("adversarial_imagenet")).get("models")):
+            check_name(name, "adversarial_imagenet.models")
     except UnsafeNameError as exc:
         raise ConfigError(str(exc)) from None
 

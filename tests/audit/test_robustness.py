@@ -102,6 +102,13 @@ def test_search_size_out_of_range(capsys, tmp_path, value):
     assert "--search-size must be a whole number" in err
 
 
+def test_option_type_errors_are_one_line(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        main([*EXAMPLE, "--out", str(tmp_path / "o"), "--eps", "abc"])
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and "\n" not in err and "argument --eps: invalid float value: 'abc'" in err
+
+
 def test_search_size_in_scientific_notation(tmp_path):
     assert main([*EXAMPLE, *FAST, "--out", str(tmp_path / "o"), "--search-size", "1e6"]) == 0
     assert json.loads((tmp_path / "o/summary.json").read_text())["rvw"]["bits"] == 20
@@ -164,6 +171,16 @@ def test_out_with_foreign_files_refused_unless_force(capsys, tmp_path):
     assert (out / "accuracy.csv").read_text() == "my own table\n"
     assert main([*EXAMPLE, *FAST, "--out", str(out), "--force"]) == 0
     assert (out / "accuracy.csv").read_text() != "my own table\n"
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("o.replaced-")]
+    assert len(kept) == 1 and (kept[0] / "accuracy.csv").read_text() == "my own table\n"  # moved, not deleted
+    assert f"were moved to {kept[0]}" in capsys.readouterr().err
+
+
+def test_working_folder_or_root_as_out_refused(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for out in (".", "/", str(tmp_path.parent)):
+        err = _error(capsys, [*EXAMPLE, *FAST, "--out", out, "--force"])
+        assert "is the working folder or one above it" in err
 
 
 def test_rerun_leaves_no_file_of_the_previous_run(tmp_path):

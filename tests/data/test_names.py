@@ -72,6 +72,9 @@ KEYS = {
         user_predictions=[{"name": bad, "predictions": "p.csv", "labels": "y.npy"}]
     ),
     "audit.user KEY": lambda c, bad: c.setdefault("audit", {}).setdefault("user", {}).update({bad: {}}),
+    "retraining.table2_models entry": lambda c, bad: c["retraining"]["table2_models"].append(bad),
+    "retraining.models KEY": lambda c, bad: c["retraining"]["models"].update({bad: {}}),
+    "adversarial_imagenet.models entry": lambda c, bad: c["adversarial_imagenet"]["models"].append(bad),
 }
 
 
@@ -170,3 +173,12 @@ def test_adaptive_set_typo_is_named(cfg):
     cfg["adaptive"]["sets"] = ["cifar10_1_v4", "cifar10_1_v5"]
     with pytest.raises(C.ConfigError, match=r"adaptive.sets: 'cifar10_1_v5' .*did you mean 'cifar10_1_v6'"):
         C.check_adaptive(cfg)
+
+
+def test_every_shipped_config_validates_with_the_patterns():
+    files = [f for f in glob.glob(str(REPO / "config/*.yaml")) + glob.glob(str(REPO / ".test/*/config.yaml"))]
+    files = [f for f in files if not f.endswith("schema.yaml")]
+    for f in files:
+        config = yaml.safe_load(Path(f).read_text()) or {}
+        assert not _schema_errors(config), (f, _schema_errors(config)[:2])
+        C.check_names(config)

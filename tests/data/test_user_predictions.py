@@ -110,3 +110,14 @@ def test_other_malformed_inputs(tmp_path, labels_npy):
     (tmp_path / "p.txt").write_text("a\n1\n")
     with pytest.raises(DataError, match=r"p.txt: predictions must be a .csv or .npy file"):
         convert_user_predictions(tmp_path / "p.txt", labels_npy, test_set="t")
+
+
+def test_utf16_csv_and_labels_folder_are_named_with_the_fix(tmp_path):
+    from holdout.data.core import DataError, read_user_labels, read_user_predictions
+
+    path = tmp_path / "p.csv"
+    path.write_bytes("a,b\n0,1\n".encode("utf-16"))
+    with pytest.raises(DataError, match=r"p.csv: not UTF-8 text .*save it as UTF-8"):
+        read_user_predictions(path)
+    with pytest.raises(DataError, match=r"is a directory, not a labels file"):
+        read_user_labels(tmp_path)

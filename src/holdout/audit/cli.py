@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -122,7 +123,8 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--force",
         action="store_true",
-        help="replace an --out folder that holds files no audit wrote, and run inputs estimated not to fit in memory",
+        help="write into an --out folder that holds files no audit wrote (they are moved aside to "
+        "<out>.replaced-<time>, not deleted), and run inputs estimated not to fit in memory",
     )
 
 
@@ -134,9 +136,16 @@ def _add_adaptive_argument(p: argparse.ArgumentParser) -> None:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """An option error is one line, like every other bad input (``--help`` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """``holdout`` with its ``audit`` subcommand (every option's default shown in --help)."""
-    parser = argparse.ArgumentParser(prog="holdout", description="holdout: audits of test-set reuse.")
+    parser = _Parser(prog="holdout", description="holdout: audits of test-set reuse.")
     sub = parser.add_subparsers(dest="command", required=True)
     audit = sub.add_parser(
         "audit",
@@ -195,7 +204,8 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
     with user_input("the audit of", args.predictions):
         result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
-    return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail)
+    kept = lambda note: print(f"holdout audit: note: {note}", file=sys.stderr)  # noqa: E731
+    return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail, on_kept=kept)
 
 
 def _search_size(text: str | None) -> int | None:

@@ -4,8 +4,9 @@ A run writes into a fresh folder beside the target (``.<name>.partial-XXXX``), l
 in a manifest (``.holdout-manifest.json``) and only then moves the folder into
 place; the previous result (a folder whose every file is in its own manifest) is removed only after
 the new one is complete. A target that holds files of someone else (no manifest, or files the
-manifest does not list) or any input of the run is refused (the first unless ``force``), so that an
-audit never overwrites a user's data nor leaves a previous run's files beside a new report.
+manifest does not list) or any input of the run is refused (the first unless ``force``: then it is
+moved aside, never deleted), so that an audit never overwrites a user's data nor leaves a previous
+run's files beside a new report.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from holdout.audit.core import AuditError
 
-__all__ = ["MANIFEST", "atomic_folder", "check_owned_out", "manifest_files"]
+__all__ = ["MANIFEST", "atomic_folder", "check_owned_out", "foreign_files", "manifest_files"]
 
 #: the file listing every file one run wrote, relative to its folder
 MANIFEST = ".holdout-manifest.json"
@@ -49,6 +51,8 @@ def check_owned_out(
     if out.exists() and not out.is_dir():
         raise AuditError(f"{option} {out}: is a file, not a folder (give a folder name)")
     top = out.resolve()
+    if top == Path(top.anchor) or top == Path.cwd().resolve() or top in Path.cwd().resolve().parents:
+        raise AuditError(f"{option} {out}: is the working folder or one above it; give a new folder for the report")
     for item in inputs:
         p = Path(item).resolve()
         if p == top or top in p.parents:
@@ -57,7 +61,7 @@ def check_owned_out(
             )
     if not out.is_dir() or force:
         return out
-    foreign = sorted(_present(out) - (manifest_files(out) or set()))
+    foreign = foreign_files(out)
     if foreign:
         shown = ", ".join(foreign[:3]) + (" ..." if len(foreign) > 3 else "")
         raise AuditError(
@@ -67,16 +71,27 @@ def check_owned_out(
     return out
 
 
+def foreign_files(folder: str | Path) -> list[str]:
+    """Files under ``folder`` that its manifest does not list (all of them without a manifest)."""
+    folder = Path(folder)
+    return sorted(_present(folder) - (manifest_files(folder) or set())) if folder.is_dir() else []
+
+
 def _write_manifest(folder: Path) -> None:
     files = sorted(_present(folder))
     (folder / MANIFEST).write_text(json.dumps({"writer": "holdout audit", "files": files}, indent=1) + "\n")
 
 
 @contextmanager
-def atomic_folder(out: str | Path, on_fail: Callable[[str], None] | None = None) -> Iterator[Path]:
+def atomic_folder(
+    out: str | Path,
+    on_fail: Callable[[str], None] | None = None,
+    on_kept: Callable[[str], None] | None = None,
+) -> Iterator[Path]:
     """A fresh folder beside ``out`` to write into; on success it replaces ``out`` (with a manifest of
     its files), on any error or interrupt it is removed and ``out`` is left as it was. ``on_fail``
-    gets one sentence saying what was left."""
+    gets one sentence saying what was left. A previous ``out`` holding files no audit wrote is not
+    deleted but moved aside to ``<out>.replaced-<time>``, which ``on_kept`` is told."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -86,7 +101,9 @@ def atomic_folder(out: str | Path, on_fail: Callable[[str], None] | None = None)
     try:
         yield tmp
         _write_manifest(tmp)
-        _swap(tmp, out)
+        kept = _swap(tmp, out)
+        if kept is not None and on_kept is not None:
+            on_kept(f"{out}: its previous contents (files no audit wrote) were moved to {kept}")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         if on_fail is not None:
@@ -95,16 +112,26 @@ def atomic_folder(out: str | Path, on_fail: Callable[[str], None] | None = None)
         raise
 
 
-def _swap(tmp: Path, out: Path) -> None:
-    """Move ``tmp`` to ``out``; an existing ``out`` is renamed aside first and removed after."""
+def _swap(tmp: Path, out: Path) -> Path | None:
+    """Move ``tmp`` to ``out``. A previous audit's ``out`` is renamed aside first and removed after;
+    one holding other files is renamed to ``<out>.replaced-<time>`` and kept (returned)."""
     if not out.exists():
         os.replace(tmp, out)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-    os.replace(out, old / out.name)
+        return None
+    keep = bool(foreign_files(out))
+    if keep:
+        aside = out.parent / f"{out.name}.replaced-{time.strftime('%Y%m%d-%H%M%S')}"
+        aside = Path(tempfile.mkdtemp(prefix=aside.name + "-", dir=out.parent)) if aside.exists() else aside
+        holder = aside if not aside.exists() else aside / out.name
+    else:
+        holder = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent)) / out.name
+    os.replace(out, holder)
     try:
         os.replace(tmp, out)
     except BaseException:
-        os.replace(old / out.name, out)  # put the previous result back
+        os.replace(holder, out)  # put the previous result back
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    if keep:
+        return holder
+    shutil.rmtree(holder.parent, ignore_errors=True)
+    return None

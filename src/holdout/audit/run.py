@@ -280,16 +280,18 @@ def write_audit(
     inputs: Sequence[str | Path] = (),
     force: bool = False,
     on_fail: Callable[[str], None] | None = None,
+    on_kept: Callable[[str], None] | None = None,
 ) -> dict[str, object]:
     """Write the CSVs, figures, ``summary.json`` and ``report.html`` into ``out``; return the summary.
 
     Atomic and owned ([`atomic_folder`][holdout.audit.output.atomic_folder],
     [`check_owned_out`][holdout.audit.output.check_owned_out]): the files are written beside ``out``
     and moved into place together, replacing a previous audit's folder whole; a folder holding one
-    of ``inputs`` or (unless ``force``) files no audit wrote is refused.
+    of ``inputs`` or (unless ``force``, then it is moved aside and ``on_kept`` told) files no audit
+    wrote is refused.
     """
     out = check_owned_out(out, inputs, force=force)
-    with atomic_folder(out, on_fail) as folder:
+    with atomic_folder(out, on_fail, on_kept) as folder:
         summary = _write_all(result, folder)
     return summary
 

@@ -22,7 +22,11 @@ def _read_csv_rows(path: Path) -> list[list[str]]:
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
             rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8 ("CSV UTF-8")'
+        ) from exc
+    except OSError as exc:
         raise DataError(f"{path}: unreadable CSV ({exc})") from exc
     if not rows:
         raise DataError(f"{path}: empty CSV")
@@ -116,6 +120,8 @@ def _beyond_other_columns(rows: list[list[str]], top: int) -> bool:
 def read_user_labels(path: str | Path) -> np.ndarray:
     """True labels from ``.npy`` (vector) or ``.csv`` (one column, optional header row)."""
     path = Path(path)
+    if path.is_dir():
+        raise DataError(f"{path}: is a directory, not a labels file (give the .npy or .csv inside)")
     if not path.is_file():
         raise DataError(f"{path}: labels file not found")
     if path.suffix.lower() == ".npy":
