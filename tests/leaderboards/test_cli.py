@@ -115,3 +115,29 @@ def test_bad_accuracy_table_is_one_line(tmp_path, capsys, content, message):
     assert main([*argv, "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and str(path) in err and "\n" not in err
+
+
+def test_npy_with_model_names_dates_by_item_number_and_adaptive(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    v = (rng.random((6, 300)) < np.linspace(0.4, 0.8, 6)[:, None]).astype(np.int8)
+    np.save(tmp_path / "c.npy", v)
+    pd.DataFrame({"item": range(1, 301), "date": ["2023-01-01"] * 150 + ["2023-06-01"] * 150}).to_csv(
+        tmp_path / "items.csv", index=False
+    )
+    pd.DataFrame({"model": list("abcdef"), "date": ["2022-01-01"] * 5 + ["2023-09-01"]}).to_csv(
+        tmp_path / "models.csv", index=False
+    )
+    argv = ["audit", str(tmp_path / "c.npy"), "--correctness", "--model-names", "a,b,c,d,e,f", "--adaptive"]
+    argv += ["--item-dates", str(tmp_path / "items.csv"), "--model-dates", str(tmp_path / "models.csv")]
+    assert main([*argv, "--split", "2023-03-01", "--eps", "0.1", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert s["accuracy"]["best_model"] == "f" and "adaptive" in s
+    assert s["contamination"]["line_models"] == 5 and s["contamination"]["n_original_items"] == 150
+    assert "[adaptive]" in capsys.readouterr().out
+
+
+def test_pass_rates_skip_the_adaptive_lens_with_a_note(tmp_path):
+    path = _matrix(tmp_path, np.array([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.5, 0.5]]))
+    assert main(["audit", str(path), "--correctness", "--adaptive", "--eps", "0.3", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert "adaptive" not in s and any("Adaptive analyst lens: not run" in n for n in s["notes"])

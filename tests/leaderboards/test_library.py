@@ -220,3 +220,15 @@ def test_read_dates(tmp_path):
 def test_table_shapes():
     audit = accuracy_table_audit(["a", "b", "c"], [0.5, 0.6, 0.7], [0.4, 0.52, 0.61], 1000, 1000)
     assert isinstance(audit.band, pd.DataFrame) and len(audit.models) == 3
+
+
+def test_pair_similarity_figure_rasterizes_millions_of_pairs():
+    """Many pairs: the scatter is an image inside the PDF (vector markers of 2M pairs took minutes)."""
+    from holdout.similarity.plots import plot_pair_similarities, plot_similarity_scatter
+
+    s = np.linspace(0.5, 1.0, 30_000)
+    pixels = [ln for ln in plot_pair_similarities(s, s * 0.9, "t", 246).axes[0].lines if ln.get_marker() == ","]
+    assert len(pixels) == 2 and all(ln.get_rasterized() for ln in pixels)
+    assert all(c.get_rasterized() for c in plot_similarity_scatter(s, s * 0.9, "t").axes[0].collections)
+    small = plot_pair_similarities(s[:100], s[:100], "t", 15)
+    assert not any(c.get_rasterized() for c in small.axes[0].collections)

@@ -18,7 +18,7 @@ def test_leaderboards_workflow(tmp_path, repo, shared_data, workflow_runner):
     cfg.write_text(yaml.safe_dump({"data": {"mirror": str(shared_data)}, "imagenetv2": {"enabled": False}}))
     workflow_runner(
         tmp_path,
-        "leaderboards_fits_table",
+        "leaderboards_fits",
         "leaderboards_livecodebench",
         configfiles=[repo / "config/offline.yaml", cfg],
         extra=["--"],

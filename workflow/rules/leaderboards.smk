@@ -30,80 +30,60 @@ rule leaderboards_fetch:
         "../scripts/leaderboards_fetch.py"
 
 
-rule leaderboards_fit:
-    """One accuracy table: Clopper-Pearson from the sizes, gaps, linear and probit fits, effective robustness."""
+rule leaderboards_fits:
+    """Every accuracy table (one job: a fraction of a second each): Clopper-Pearson from the sizes,
+    gaps, linear and probit fits, effective robustness; all fits in one table beside the imagenetv2
+    study's 67-model fit."""
     input:
-        unpack(lambda w: leaderboards_pair_files(w.name)),
+        unpack(leaderboards_fits_inputs),
     output:
         models=report(
-            f"{LB_RESULTS}/fits/{{name}}/models.csv",
+            expand(f"{LB_RESULTS}/fits/{{name}}/models.csv", name=LB_PAIRS),
             caption="../report/leaderboards/models.rst",
             category="Leaderboards",
-            subcategory="{name}",
+            subcategory="Accuracy tables",
         ),
-        summary=f"{LB_RESULTS}/fits/{{name}}/summary.json",
+        summaries=expand(f"{LB_RESULTS}/fits/{{name}}/summary.json", name=LB_PAIRS),
         fit=report(
-            f"{LB_RESULTS}/fits/{{name}}/fit.png",
+            expand(f"{LB_RESULTS}/fits/{{name}}/fit.png", name=LB_PAIRS),
             caption="../report/leaderboards/fit.rst",
             category="Leaderboards",
-            subcategory="{name}",
+            subcategory="Accuracy tables",
         ),
-        fit_pdf=f"{LB_RESULTS}/fits/{{name}}/fit.pdf",
-        fit_csv=f"{LB_RESULTS}/fits/{{name}}/fit.csv",
-        lines=f"{LB_RESULTS}/fits/{{name}}/fit_lines.csv",
+        fit_pdf=expand(f"{LB_RESULTS}/fits/{{name}}/fit.pdf", name=LB_PAIRS),
+        fit_csv=expand(f"{LB_RESULTS}/fits/{{name}}/fit.csv", name=LB_PAIRS),
+        lines=expand(f"{LB_RESULTS}/fits/{{name}}/fit_lines.csv", name=LB_PAIRS),
         er=report(
-            f"{LB_RESULTS}/fits/{{name}}/effective_robustness.png",
+            expand(f"{LB_RESULTS}/fits/{{name}}/effective_robustness.png", name=LB_PAIRS),
             caption="../report/leaderboards/effective_robustness.rst",
             category="Leaderboards",
-            subcategory="{name}",
+            subcategory="Accuracy tables",
         ),
-        er_pdf=f"{LB_RESULTS}/fits/{{name}}/effective_robustness.pdf",
-        er_csv=f"{LB_RESULTS}/fits/{{name}}/effective_robustness.csv",
-    log:
-        log_path("leaderboards", "fit_{name}"),
-    benchmark:
-        bench_path("leaderboards", "fit_{name}")
-    wildcard_constraints:
-        name="|".join(re.escape(n) for n in LB["pairs"]) or "NO_PAIR",
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=attempt_scaled(1024),
-        runtime=attempt_scaled(5),
-    params:
-        pair=lambda w: LB["pairs"][w.name],
-        alpha=LB["alpha"],
-        band_level=LB["band_level"],
-    script:
-        "../scripts/leaderboards_fit.py"
-
-
-rule leaderboards_fits_table:
-    """Every pair's linear and probit fit in one table (beside the imagenetv2 study's 67-model fit)."""
-    input:
-        summaries=expand(f"{LB_RESULTS}/fits/{{name}}/summary.json", name=list(LB["pairs"])),
-        imagenetv2=leaderboards_imagenetv2_fit(),
-    output:
-        csv=report(
+        er_pdf=expand(f"{LB_RESULTS}/fits/{{name}}/effective_robustness.pdf", name=LB_PAIRS),
+        er_csv=expand(f"{LB_RESULTS}/fits/{{name}}/effective_robustness.csv", name=LB_PAIRS),
+        table=report(
             f"{LB_RESULTS}/fits.csv",
             caption="../report/leaderboards/fits.rst",
             category="Leaderboards",
             subcategory="Fits",
         ),
-        md=f"{LB_RESULTS}/fits.md",
+        table_md=f"{LB_RESULTS}/fits.md",
     log:
-        log_path("leaderboards", "fits_table"),
+        log_path("leaderboards", "fits"),
     benchmark:
-        bench_path("leaderboards", "fits_table")
+        bench_path("leaderboards", "fits")
     conda:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=attempt_scaled(512),
-        runtime=attempt_scaled(5),
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(10),
+    params:
+        pairs=LB["pairs"],
+        alpha=LB["alpha"],
+        band_level=LB["band_level"],
     script:
-        "../scripts/leaderboards_fits_table.py"
+        "../scripts/leaderboards_fits.py"
 
 
 rule leaderboards_livecodebench:

@@ -9,6 +9,7 @@ LB_TESTBED = "imagenet-testbed/robustness_top1s.csv"
 LB_EVALPLUS = "evalplus/results.json"
 LB_LCB = "livecodebench/src/mocks/performances_generation.json"
 LB_FILES = sorted(LB["checksums"])
+LB_PAIRS = list(LB["pairs"])
 
 
 def leaderboards_checksum(relpath):
@@ -30,6 +31,12 @@ def leaderboards_pair_files(name):
     return {pair["source"]: leaderboards_raw(relpath)}
 
 
+def leaderboards_fits_inputs(wildcards):
+    """Every pair's raw files (keys as in leaderboards_pair_files) and the imagenetv2 fit."""
+    files = {k: v for name in LB_PAIRS for k, v in leaderboards_pair_files(name).items()}
+    return files | {"imagenetv2": leaderboards_imagenetv2_fit()}
+
+
 def leaderboards_inputs_available():
     """True when every input file has a checksum and, with data.mirror set, the mirror holds it."""
     needed = {LB_TESTBED, LB_EVALPLUS, LB_LCB} | {
@@ -47,8 +54,4 @@ def leaderboards_targets():
     """Final outputs of the leaderboards stage: empty when disabled or an input is not available."""
     if not study_enabled("leaderboards") or not leaderboards_inputs_available():
         return []
-    return (
-        expand(list(rules.leaderboards_fit.output), name=list(LB["pairs"]))
-        + list(rules.leaderboards_fits_table.output)
-        + list(rules.leaderboards_livecodebench.output)
-    )
+    return list(rules.leaderboards_fits.output) + list(rules.leaderboards_livecodebench.output)

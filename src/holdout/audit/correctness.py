@@ -41,7 +41,8 @@ def load_correctness(path: str, model_names: list[str] | None, samples: int | No
 def _as_predictions(c: CorrectnessMatrix, test_set: str) -> Predictions:
     """A 0/1 matrix as two-class predictions (label 0 everywhere, prediction 1 where wrong)."""
     labels = np.zeros(c.shape[1], dtype=np.int64)
-    return Predictions.create((c.values < 0.5).astype(np.int64), labels, c.model_names, 2, test_set)
+    wrong = (c.values < 0.5).astype(np.int64)
+    return Predictions.create(wrong, labels, c.model_names, num_classes=2, test_set=test_set)
 
 
 def _rvw(lenses: CorrectnessLenses, options: AuditOptions) -> RvwLens | None:
