@@ -35,6 +35,7 @@ include: "workflow/rules/search_analysis.smk"
 include: "workflow/rules/adversarial_cifar10.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/adaptive.smk"
+include: "workflow/rules/leaderboards.smk"
 
 
 rule all:
@@ -56,3 +57,4 @@ rule all:
         adversarial_cifar10_targets(),
         audit_targets(),
         adaptive_targets(),
+        leaderboards_targets(),

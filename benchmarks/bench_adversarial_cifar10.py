@@ -1,6 +1,6 @@
 """Cost of the adversarial overfitting test on CIFAR-10 models (Werpachowski et al. 2019, Sec. 5.2
 with the translational AEGs of Appendix B): forward passes per image and images per second of
-:func:`holdout.adversarial.cifar10.attack_model` for a ResNet-preact on W x W windows of 32 x 32
+:func:`holdout.adversarial.cifar10.attack.attack_model` for a ResNet-preact on W x W windows of 32 x 32
 images, on CPU or CUDA (bf16 + channels_last there, as the workflow runs it).
 
 The model has random weights (eval mode); the images are CIFAR-10 test images when ``--archive``
@@ -21,7 +21,7 @@ import time
 import numpy as np
 import torch
 
-from holdout.adversarial import cifar10 as ac
+from holdout.adversarial.cifar10 import attack as ac
 from holdout.training import ResNetPreactConfig, build_resnet_preact
 from holdout.training.loop import CIFAR10_MEAN, CIFAR10_STD
 

@@ -8,6 +8,8 @@ column ``cpu_time``; ``s`` is each job's wall time) and the ten rules with the m
 
     python benchmarks/bench_workflow.py --cores 2                      # the whole default run
     python benchmarks/bench_workflow.py --cores 2 --json out.json --keep
+    python benchmarks/bench_workflow.py --cores 2 --docs default_run   # the numbers the docs show
+    python benchmarks/update_docs_numbers.py                           # ... written into the pages
     python benchmarks/bench_workflow.py --cores 2 --targets results/search/configs.csv  # a part only
     # as on a 2-core CPU without AVX-512 (on an AVX-512 machine):
     ONEDNN_MAX_CPU_ISA=AVX2 taskset -c 0,1 python benchmarks/bench_workflow.py --cores 2
@@ -106,6 +108,29 @@ def machine() -> dict[str, object]:
     return {"cpu": model, "cores": cores, "ONEDNN_MAX_CPU_ISA": os.environ.get("ONEDNN_MAX_CPU_ISA", "unset")}
 
 
+def docs_measurement(res: dict[str, object], note: str) -> dict[str, object]:
+    """The summary the documentation shows (docs/measurements/<name>.json, read by update_docs_numbers.py)."""
+    m = res["machine"]
+    isa = m["ONEDNN_MAX_CPU_ISA"]  # type: ignore[index]
+    load = res["load"]
+    return {
+        "what": "the whole default offline run: snakemake --cores 2 --configfile config/offline.yaml in a fresh copy "
+        "of the repository, CPU time summed over the rules' benchmark files",
+        "command": res["command"],
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": {
+            "cpu": m["cpu"],
+            "cores": m["cores"],
+            **({"isa": f"oneDNN limited to {isa}"} if isa != "unset" else {}),
+        },  # type: ignore[index]
+        "load": f"load average {load[0]:.1f} at start, {load[1]:.1f} at the end" + (f"; {note}" if note else ""),  # type: ignore[index]
+        "jobs": res["jobs"],
+        "wall_s": round(float(res["wall_s"]), 1),  # type: ignore[arg-type]
+        "cpu_time_s": round(float(res["cpu_time_s"]), 1),  # type: ignore[arg-type]
+        "top_rules_cpu_s": {r["rule"]: round(r["cpu_time"], 1) for r in res["top_rules"][:7]},  # type: ignore[index]
+    }
+
+
 def snakemake_command(cores: int, configfile: str, extra: list[str], targets: list[str]) -> list[str]:
     """``snakemake TARGETS --cores N --configfile F EXTRA`` (targets first: ``--configfile`` takes several values)."""
     return ["snakemake", *targets, "--cores", str(cores), "--configfile", configfile, *extra]
@@ -147,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mirror", type=Path, help="data mirror folder (default: this checkout's ../shared/data)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary copy (its path is printed)")
     ap.add_argument("--json", type=Path, help="also write the result as JSON here")
+    ap.add_argument("--docs", metavar="NAME", help="also write docs/measurements/NAME.json (what the pages show)")
+    ap.add_argument("--load-note", default="", help="with --docs: a word on the load, e.g. 'other jobs shared it'")
     ap.add_argument("--top", type=int, default=10, help="rules listed (default 10)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="holdout-bench-"))
@@ -160,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         (tmp / "shared").mkdir()
         (tmp / "shared" / "data").symlink_to(mirror)  # config/offline.yaml: data.mirror ../shared/data
         cmd = snakemake_command(args.cores, args.configfile, extra, args.targets)
+        load_start = os.getloadavg()[0]
         wall, rc = run_workflow(work, cmd, tmp / "snakemake.log")
         rows = read_benchmarks(work)
         res: dict[str, object] = {
@@ -168,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             "returncode": rc,
             "wall_s": wall,
             **summarise(rows, args.top),
+            "load": [load_start, os.getloadavg()[0]],
             "per_job": rows,
         }
         print_report(res)
@@ -176,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
             args.keep = True
         if args.json:
             args.json.write_text(json.dumps(res, indent=2))
+        if args.docs and rc == 0:
+            dest = REPO / "docs" / "measurements" / f"{args.docs}.json"
+            dest.write_text(json.dumps(docs_measurement(res, args.load_note), indent=2) + "\n")
+            print(f"wrote {dest.relative_to(REPO)}: now run python benchmarks/update_docs_numbers.py")
         return rc
     finally:
         if args.keep:

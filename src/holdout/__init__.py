@@ -21,6 +21,8 @@ Built on the studies
 --------------------
 - ``holdout.audit``        ``holdout audit``: every lens of the four papers on a user's own models.
 - ``holdout.adaptive``     beyond the papers: adaptive attacks and leaderboard defences on real predictions.
+- ``holdout.leaderboards`` beyond the papers: correctness matrices, accuracy tables (linear and probit
+  fits, effective robustness) and contamination by date, on public leaderboards.
 
 Inputs, outputs and plumbing
 ----------------------------

@@ -18,7 +18,7 @@ def test_audit_adaptive_lens(tmp_path):
     save_predictions(tmp_path / "p.npz", Predictions.create(preds, y, [f"m{i}" for i in range(k)], num_classes=4))
     assert main(["audit", str(tmp_path / "p.npz"), "--out", str(tmp_path / "out"), "--adaptive"]) == 0
     summary = json.loads((tmp_path / "out" / "adaptive" / "summary.json").read_text())
-    assert summary["bound_holds"] and (tmp_path / "out" / "adaptive" / "overfit.png").exists()
+    assert summary["below_theorem_bound"] and (tmp_path / "out" / "adaptive" / "overfit.png").exists()
     # the lens is in the audit's own summary and report, with its figure and table
     top = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert top["adaptive"] == summary

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 import torch
 
-from holdout.adversarial import cifar10 as ac
-from holdout.adversarial import plots_cifar10 as plots
+from holdout.adversarial.cifar10 import attack as ac
+from holdout.adversarial.cifar10 import plots
 from holdout.adversarial.stats import n_model_test, pairwise_test, t_statistic
 from holdout.adversarial.translation import CanvasError
 from holdout.plotting import save_figure
@@ -58,6 +58,14 @@ def test_canvas_check_refuses_windows_without_margin():
     with pytest.raises(ValueError, match="window is null"):
         ac.resolve_window_eps(None, None, None)
     assert ac.resolve_window_eps(None, None, 20) == (20, 2)
+
+
+def test_device_errors_name_this_studys_key():
+    """A bad ``adversarial_cifar10.device`` is refused naming that key (the study used to resolve its
+    device with the ImageNet study's function, whose errors named ``adversarial_imagenet.device``)."""
+    with pytest.raises(ValueError, match=r"^adversarial_cifar10\.device: 'no-such-device'"):
+        ac.resolve_device("no-such-device")
+    assert ac.resolve_device("cpu") == torch.device("cpu")
 
 
 def test_recipe_and_subset_checks(tmp_path):

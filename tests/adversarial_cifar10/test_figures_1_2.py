@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from holdout.adversarial.cifar10_figures import figure1_table, figure2_example, model_years, strongest_successes
+from holdout.adversarial.cifar10.figures import figure1_table, figure2_example, model_years, strongest_successes
 from holdout.predictions import Predictions
 
 

@@ -11,7 +11,7 @@ import pytest
 import torch
 from torchvision import transforms
 
-from holdout.adversarial import imagenet as inet
+from holdout.adversarial.imagenet import study as inet
 from holdout.adversarial.stats import pairwise_test, t_statistic
 from holdout.adversarial.translation import (
     ATTACKS,

@@ -1,4 +1,4 @@
-"""holdout.adversarial.study: the paper's intermediate regime, the summary beside the paper,
+"""holdout.adversarial.synthetic.study: the paper's intermediate regime, the summary beside the paper,
 and one small trained case (Werpachowski et al. 2019, Appendix A.2-A.3)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from holdout.adversarial import study
 from holdout.adversarial import synthetic as syn
+from holdout.adversarial.synthetic import study
 
 
 def _groups() -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""The synthetic study's eps grid (holdout.adversarial.synthetic_grid, numpy only, read at parse time)
+"""The synthetic study's eps grid (holdout.adversarial.synthetic.grid, numpy only, read at parse time)
 is the one holdout.adversarial.synthetic uses, and checks the plotted eps (that it imports no scipy is
 checked with the other rule-file imports in tests/infra/test_parse.py)."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from holdout.adversarial import synthetic as syn
-from holdout.adversarial import synthetic_grid as grid_mod
+from holdout.adversarial.synthetic import grid as grid_mod
 
 CONFIGS = [
     {"eps_grid": {"min": 0.01, "max": 100.0, "num": 17}, "eps_extra": [5.0, 6.0, 10.0]},

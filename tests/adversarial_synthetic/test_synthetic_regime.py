@@ -9,15 +9,15 @@ import logging
 import pandas as pd
 import pytest
 
-from holdout.adversarial import study
 from holdout.adversarial import synthetic as syn
+from holdout.adversarial.synthetic import study
 
 EPS = [0.1, 1.0, 3.0, 10.0, 20.0, 30.0, 50.0]
 ALPHA = 0.05
 
 
 def _run(cfg: dict, case: str) -> tuple[pd.DataFrame, pd.DataFrame, syn.TrainedModels]:
-    """Train the case as the workflow does (:func:`holdout.adversarial.study.train_case`), then evaluate."""
+    """Train the case as the workflow does (:func:`holdout.adversarial.synthetic.study.train_case`), then evaluate."""
     runs = study.train_case(cfg, case, 1, logging.getLogger("test"))
     spec = syn.mixture_from_config(cfg)
     n_runs = int(cfg["repetitions"])

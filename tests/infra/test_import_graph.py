@@ -2,8 +2,9 @@
 studies, never the reverse (docs/notes/code-layout.md, "Dependency rules").
 
 The graph is read with :mod:`ast` (nothing is imported): an edge m -> t for every
-``import holdout.t`` / ``from holdout.t import x`` in module m, at module level or inside a
-function, except under ``if TYPE_CHECKING:``. ``from holdout.pkg import sub`` where ``sub`` is
+``import holdout.t`` / ``from holdout.t import x`` in module m, at module level, inside a
+function or under ``if TYPE_CHECKING:`` (an import for a type only still ties the two modules:
+a shared type lives in a module of its own). ``from holdout.pkg import sub`` where ``sub`` is
 a submodule is an edge to ``holdout.pkg.sub`` only (importing a submodule of one's own package
 is no circle).
 """
@@ -35,22 +36,8 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _is_type_checking(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-
-
 def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    out: list[ast.Import | ast.ImportFrom] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if _is_type_checking(node):
-            stack.extend(node.orelse)  # type: ignore[attr-defined]
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            out.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    return out
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -102,6 +89,12 @@ def test_graph_sees_the_packages():
 def test_find_cycle_detects_a_circle():
     assert _find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_graph_sees_imports_for_types_only():
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from holdout.audit.run import AuditResult\n"
+    tree = ast.parse(source)
+    assert [node.module for node in _imports(tree) if node.module != "typing"] == ["holdout.audit.run"]
 
 
 def test_no_import_circles():

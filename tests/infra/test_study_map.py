@@ -42,6 +42,7 @@ STUDIES = (
     "predict",
     "audit",
     "adaptive",
+    "leaderboards",
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).

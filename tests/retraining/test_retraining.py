@@ -140,6 +140,24 @@ def test_sec55_from_predictions_and_markdown():
     assert f"{t.accuracy.iloc[0]:.2f}" in md and "- a note" in md and "draw 1 85.06%" in md
 
 
+def test_sec55_on_the_first_v4_images_under_a_work_cap():
+    """A dress rehearsal predicts only the first n v4 images: the held-out half among them."""
+    labels = np.repeat(np.arange(10), 4)
+    rng = np.random.default_rng(1)
+    runs = ["half1", "standard"]
+    full = [np.where(rng.random(40) < 0.6, labels, (labels + 1) % 10) for _ in runs]
+    cut = [Predictions.create(f[None, :24], labels[:24], [r], num_classes=10) for f, r in zip(full, runs)]
+    t = sec55_from_predictions(cut, runs, labels, n_half=20)
+    held = {"half1": ~half_split(labels, 20, 1)[:24]}
+    res = pd.DataFrame({"run": runs, "correct_mask": [f[:24] == labels[:24] for f in full]})
+    pd.testing.assert_frame_equal(t, sec55_table(res, held))
+    assert t["n"].iloc[0] == int(held["half1"].sum()) < 20
+    with pytest.raises(ValueError, match="same first images"):
+        sec55_from_predictions(
+            [cut[0], Predictions.create(full[1][None], labels, ["s"], num_classes=10)], runs, labels, 20
+        )
+
+
 @pytest.mark.slow  # renders the figures as PNG + PDF: > 2 s on the 2-core AVX2 machine
 def test_figures_on_generated_images(tmp_path):
     from holdout.plotting import save_figure

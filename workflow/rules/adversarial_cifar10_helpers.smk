@@ -2,7 +2,7 @@
 from snakemake.exceptions import WorkflowError
 
 # light modules (no pandas, no torch): parsing the workflow stays fast
-from holdout.adversarial.cifar10_window import resolve_window_eps as _adv_c10_resolve
+from holdout.adversarial.cifar10.window import resolve_window_eps as _adv_c10_resolve
 from holdout.training.naming import seed_model_name as _adv_c10_model_name
 
 ADV_C10_DIR = "results/adversarial_cifar10"

@@ -49,7 +49,7 @@ def adversarial_synthetic_targets():
     if adversarial_synthetic_cfg().get("enabled", True):
         # fail at start-up, naming the key, when a plotted eps is off the grid
         # light module (numpy only): holdout.adversarial.synthetic would load scipy.stats at parse time
-        from holdout.adversarial.synthetic_grid import check_plot_eps
+        from holdout.adversarial.synthetic.grid import check_plot_eps
 
         check_plot_eps(adversarial_synthetic_cfg())
         targets += list(rules.adversarial_synthetic_figures.output)

@@ -36,7 +36,8 @@ rule predict_model:
         mem_mb=attempt_scaled(int(PREDICT["mem_mb"])),
         runtime=attempt_scaled(int(PREDICT["runtime"])),
     params:
-        cfg=lambda w: dict(PREDICT),
+        cfg=lambda w: dict(PREDICT, train_subset_size=TRAINING_CAP.size(PREDICT["train_subset_size"])),
+        max_images=TRAINING_CAP.images,
         jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
         test_sets=predict_test_sets(),
         missing_cifar10_1=lambda w: sorted(set(PREDICT["cifar10_1_versions"]) - set(predict_cifar10_1_versions())),

@@ -83,6 +83,7 @@ rule retraining_train:
         n_half=RT["sec55"]["n_half"],
         device=RT["device"],
         state_dir=lambda w: f"{RT_RESOURCES}/state/{w.model}/{w.run}",
+        cap=config["training"]["cap"],
     script:
         "../scripts/retraining_train.py"
 
@@ -169,6 +170,7 @@ rule retraining_predict_v4:
         runtime=attempt_scaled(10),
     params:
         device=RT["device"],
+        max_images=TRAINING_CAP.images,
     script:
         "../scripts/retraining_predict_v4.py"
 

@@ -3,7 +3,9 @@
 # and DATA_CIFAR10_ARCHIVE of data_helpers.smk.
 from snakemake.logging import logger as _rt_logger
 
-RT = config["retraining"]
+from holdout.training.recipes import resolve_retraining as _resolve_retraining
+
+RT = _resolve_retraining(config["retraining"])  # models: the recipes of retraining.scale
 RT_RESULTS = "results/retraining"
 RT_RESOURCES = "resources/retraining"
 RT_C101 = "CIFAR-10.1/datasets/cifar10.1_{version}_{kind}.npy"
@@ -36,7 +38,10 @@ def rt_model_cfg(model):
 
 def rt_runs_table2():
     """(model, run) of Table 2: split1..splitK and the standard split, per model."""
-    runs = [f"split{k}" for k in range(1, int(RT["n_splits"]) + 1)] + ["standard"]
+    folds = range(1, int(RT["n_splits"]) + 1)
+    if TRAINING_CAP.folds is not None:  # a dress rehearsal trains only these folds
+        folds = [k for k in TRAINING_CAP.folds if k in folds]
+    runs = [f"split{k}" for k in folds] + ["standard"]
     return [(m, r) for m in RT["table2_models"] for r in runs]
 
 

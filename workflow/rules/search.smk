@@ -30,7 +30,7 @@ rule search_sample:
     params:
         n_models=lambda w: int(SEARCH["n_models"]),
         seed=lambda w: int(SEARCH["seed"]),
-        train_subset_size=lambda w: SEARCH["train_subset_size"],
+        train_subset_size=lambda w: TRAINING_CAP.size(SEARCH["train_subset_size"]),
         train_subset_seed=lambda w: int(SEARCH["train_subset_seed"]),
         n_total=CIFAR10_TRAIN_SIZE,
     script:
@@ -66,5 +66,6 @@ rule search_train:
         cfg=lambda w: dict(SEARCH),
         jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
         state_dir=lambda w: f"{TRAINING_STATE}/search/{w.model}",
+        cap=config["training"]["cap"],
     script:
         "../scripts/search_train.py"

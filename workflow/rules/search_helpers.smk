@@ -3,15 +3,21 @@
 from holdout.training.naming import checkpoint_paths as _checkpoint_paths
 from holdout.training.naming import search_model_name as _search_model_name
 
-SEARCH = config["search"]
+from holdout.training.recipes import resolve_search as _resolve_search
+
+SEARCH = _resolve_search(config["search"])  # the keys of search.scale, unless set
 SEARCH_DIR = "results/search"
 
 
 def search_models():
-    """m000, m001, ... (one per sampled configuration; empty when the study is disabled)."""
+    """m000, m001, ... (one per sampled configuration; empty when the study is disabled); under a
+    work cap with search_draws, only those draws."""
     if not study_enabled("search"):
         return []
-    return [_search_model_name(i) for i in range(int(SEARCH["n_models"]))]
+    draws = range(int(SEARCH["n_models"]))
+    if TRAINING_CAP.search_draws is not None:
+        draws = [i for i in TRAINING_CAP.search_draws if i < int(SEARCH["n_models"])]
+    return [_search_model_name(i) for i in draws]
 
 
 def search_model_outputs(model):

@@ -23,7 +23,7 @@ rule seeds_recipe:
         mem_mb=attempt_scaled(1000),
         runtime=attempt_scaled(5),
     params:
-        cfg=lambda w: dict(SEEDS),
+        cfg=lambda w: dict(SEEDS, train_subset_size=TRAINING_CAP.size(SEEDS["train_subset_size"])),
         n_total=CIFAR10_TRAIN_SIZE,
     script:
         "../scripts/seeds_recipe.py"
@@ -56,5 +56,6 @@ rule seeds_train:
         cfg=lambda w: dict(SEEDS),
         jobs_per_gpu=lambda w: int(config["training"]["jobs_per_gpu"]),
         state_dir=lambda w: f"{TRAINING_STATE}/seeds/{w.model}",
+        cap=config["training"]["cap"],
     script:
         "../scripts/seeds_train.py"

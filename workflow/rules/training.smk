@@ -3,7 +3,11 @@
 # from the verified archive, so that every training and prediction job loads it in a second.
 
 
+from holdout.training.cap import WorkCap as _WorkCap
+
 TRAINING_CIFAR10_ARRAYS = "resources/cifar10/cifar10_uint8.npz"
+# The dress rehearsal's work cap (training.cap; all null: off): less work, same networks and recipes.
+TRAINING_CAP = _WorkCap.from_config(config["training"]["cap"])
 TRAINING_STATE = "resources/training_state"  # resumable state: outside every declared output
 CIFAR10_TRAIN_SIZE = 50000
 

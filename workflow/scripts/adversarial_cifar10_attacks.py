@@ -3,8 +3,7 @@ seeds model: its training subset and the CIFAR-10 test set, one per-image table 
 
 import torch
 
-from holdout.adversarial import cifar10 as ac
-from holdout.adversarial.imagenet import resolve_device
+from holdout.adversarial.cifar10 import attack as ac
 from holdout.runlog import script_logger, timed
 from holdout.training.jobs import load_cifar10_arrays
 
@@ -24,7 +23,7 @@ frames = ac.attack_seed_model(
     model=model,
     window=window,
     eps=eps,
-    device=resolve_device(params.cfg["device"]),
+    device=ac.resolve_device(params.cfg["device"]),
     subset_path=inp.train_subset,
     log=log,
 )

@@ -1,7 +1,7 @@
 """Werpachowski et al. Figure 1: CIFAR-10 test accuracy of the published models by year."""
 
-from holdout.adversarial.cifar10_figures import figure1_table, model_years
-from holdout.adversarial.plots_cifar10 import plot_figure1
+from holdout.adversarial.cifar10.figures import figure1_table, model_years
+from holdout.adversarial.cifar10.plots import plot_figure1
 from holdout.plotting import save_figure
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger

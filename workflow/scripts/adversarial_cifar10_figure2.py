@@ -3,9 +3,9 @@ adversarial translation of a CIFAR-10 test image."""
 
 import numpy as np
 
-from holdout.adversarial import cifar10_figures as cf
-from holdout.adversarial.cifar10 import read_per_image
-from holdout.adversarial.plots_cifar10 import plot_figure2
+from holdout.adversarial.cifar10 import figures as cf
+from holdout.adversarial.cifar10.attack import read_per_image
+from holdout.adversarial.cifar10.plots import plot_figure2
 from holdout.data import load_cifar10
 from holdout.plotting import save_figure
 from holdout.runlog import script_logger

@@ -1,8 +1,8 @@
 """Every p-value of the adversarial overfitting test on the seeds models, the N-model test,
 Figure 5 (Werpachowski et al. 2019, Sec. 5.2) and the p-value against the error (Sec. 3.3)."""
 
-from holdout.adversarial import cifar10 as ac
-from holdout.adversarial import plots_cifar10 as plots
+from holdout.adversarial.cifar10 import attack as ac
+from holdout.adversarial.cifar10 import plots
 from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 from holdout.tables import write_table

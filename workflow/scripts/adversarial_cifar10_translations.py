@@ -3,9 +3,8 @@ of `holdout audit --translations` (Werpachowski et al.'s test without the models
 
 import torch
 
-from holdout.adversarial.cifar10 import sample_indices
-from holdout.adversarial.cifar10_figures import seed_model_translations
-from holdout.adversarial.imagenet import resolve_device
+from holdout.adversarial.cifar10.attack import resolve_device, sample_indices
+from holdout.adversarial.cifar10.figures import seed_model_translations
 from holdout.data import load_cifar10
 from holdout.runlog import script_logger, timed
 

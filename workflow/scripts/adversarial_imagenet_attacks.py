@@ -3,7 +3,7 @@ split (Werpachowski et al. 2019, Sec. 5.2, Appendix B): the per-image table."""
 
 import torch
 
-from holdout.adversarial import imagenet as inet
+from holdout.adversarial.imagenet import study as inet
 from holdout.runlog import script_logger
 
 log = script_logger(snakemake.log[0])  # noqa: F821

@@ -4,8 +4,8 @@ strongest AEG, on the training-set sample and on the validation set."""
 
 import pandas as pd
 
-from holdout.adversarial import imagenet as inet
-from holdout.adversarial import plots_imagenet as plots
+from holdout.adversarial.imagenet import plots
+from holdout.adversarial.imagenet import study as inet
 from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from holdout.adversarial import imagenet as inet
+from holdout.adversarial.imagenet import study as inet
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

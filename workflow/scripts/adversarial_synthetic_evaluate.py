@@ -1,7 +1,7 @@
 """Attack every run of one case at every eps and run the pairwise and N-model tests
 (Werpachowski et al. Sec. 3-4, Appendix A.3)."""
 
-from holdout.adversarial.study import evaluate_case
+from holdout.adversarial.synthetic.study import evaluate_case
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

@@ -3,13 +3,13 @@ with every plotted value in a CSV, and a summary next to the paper's numbers."""
 
 import pandas as pd
 
-from holdout.adversarial import plots as pa
-from holdout.adversarial.study import (
+from holdout.adversarial.synthetic import check_plot_eps
+from holdout.adversarial.synthetic import plots as pa
+from holdout.adversarial.synthetic.study import (
     FIGURE4_COLUMNS,
     paper_comparison,
     synthetic_figure_tables,
 )
-from holdout.adversarial.synthetic import check_plot_eps
 from holdout.plotting import save_figure
 from holdout.runlog import script_logger, timed
 

@@ -1,6 +1,6 @@
 """Train the R runs of one case of the synthetic experiment (Werpachowski et al. App. A.2)."""
 
-from holdout.adversarial.study import train_case
+from holdout.adversarial.synthetic.study import train_case
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821

@@ -19,6 +19,7 @@ with timed(log, "load test sets"):
         test_sets=params.test_sets,
         files=inp,
         missing_cifar10_1=params.missing_cifar10_1,
+        max_images=params.max_images,
         log=log,
     )
 with open(inp.config) as fh:

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from holdout.runlog import script_logger, timed
+from holdout.training.cap import WorkCap
 from holdout.training.jobs import load_train_subset, train_job, write_json
 from holdout.training.search import search_job
 
@@ -23,6 +24,7 @@ train_job(
     device=cfg["device"],
     jobs_per_gpu=params.jobs_per_gpu,
     threads=snakemake.threads,  # noqa: F821
+    cap=WorkCap.from_config(params.cap),
     log=log,
 )
 write_json(out.config, job.config_json(len(labels)))

@@ -8,8 +8,10 @@ Leaderboard mechanisms (:mod:`holdout.adaptive.mechanisms`)
 - :func:`ladder_parameter_free`   their parameter-free Ladder.
 - :func:`thresholdout`            Dwork et al. (2015)'s reusable holdout.
 
-Attacks (:mod:`holdout.adaptive.attacks`): boosting (Blum & Hardt 2015, Sec. 5), selective
-ensembling (Mania et al. 2019, Sec. 1) and greedy best-of-k selection, run by :func:`run_study`.
+Attacks (:mod:`holdout.adaptive.attacks`): boosting (Blum & Hardt 2015, Sec. 5; on the real
+predictions and in their own setting of random labels), selective ensembling (Mania et al. 2019,
+Sec. 1) and greedy best-of-k selection, run by :func:`run_study`. Each mechanism's overfit is
+measured where its guarantee lives (the attack half, or Thresholdout's holdout).
 
 Bounds (:mod:`holdout.adaptive.bounds`)
 ---------------------------------------
@@ -23,6 +25,8 @@ Study (:mod:`holdout.adaptive.study`; its figure in :mod:`holdout.adaptive.plots
 - :func:`seeded_split`            the attack / held-out halves of a test set.
 - :func:`run_study`               every attack against every mechanism, over the splits.
 - :func:`summarize`               mean overfit per (attack, mechanism, k) beside the bounds.
+
+The table and ``summary.json`` of one set: :mod:`holdout.adaptive.outputs`.
 """
 
 from holdout.adaptive.bounds import overfit_bound, section4_bound, sqrt_k_over_n

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -18,6 +19,7 @@ def sqrt_k_over_n(k: int, n: int) -> float:
     return math.sqrt(k / n)
 
 
+@lru_cache(maxsize=4096)
 def section4_bound(n: int, k: int, similarity: float, delta: float, num_alpha: int = 1001) -> tuple[float, float]:
     """Mania et al. (2019) Corollary 4, eq. (7), at a measured similarity: (eps, alpha).
 

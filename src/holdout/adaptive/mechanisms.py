@@ -78,15 +78,18 @@ def ladder_parameter_free(correct: np.ndarray) -> np.ndarray:
     """
     c = _as_correct(correct)
     n = c.shape[1]
-    losses = 1.0 - c.mean(axis=1)
-    answers = np.empty_like(losses)
-    best, leader = math.inf, -1
+    loss = (~c).astype(np.float64)
+    sums = loss.sum(axis=1)  # 0/1 losses: the sum of squares is the sum
+    answers = np.empty(c.shape[0])
+    best, leader, dots = math.inf, -1, np.zeros(c.shape[0])
     for t in range(c.shape[0]):
-        loss_t = (~c[t]).astype(np.float64)
-        diff = loss_t if leader < 0 else loss_t - (~c[leader]).astype(np.float64)
-        s = float(diff.std(ddof=1)) if n > 1 else 0.0
-        if losses[t] < best - s / math.sqrt(n):
-            best, leader = float(losses[t]), t
+        # paired differences d = l_t - l_leader: sum d = S_t - S_L, sum d^2 = S_t + S_L - 2 <l_t, l_L>
+        d_sum = sums[t] if leader < 0 else sums[t] - sums[leader]
+        d_sq = sums[t] if leader < 0 else sums[t] + sums[leader] - 2.0 * dots[t]
+        s = math.sqrt(max(d_sq - d_sum * d_sum / n, 0.0) / (n - 1)) if n > 1 else 0.0
+        if sums[t] / n < best - s / math.sqrt(n):
+            best, leader = float(sums[t] / n), t
+            dots = loss @ loss[t]  # the new leader's overlap with every query, once per change
         answers[t] = 1.0 - best
     return answers
 

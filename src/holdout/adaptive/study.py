@@ -1,4 +1,13 @@
-"""The adaptive-analyst study on one test set: splits, attacks x mechanisms, overfit vs k, the bound check."""
+"""The adaptive-analyst study on one test set: splits, attacks x mechanisms, overfit vs k, beside the bounds.
+
+Each mechanism's overfit is measured where its guarantee lives: on the attack half A for the
+leaderboard mechanisms (trivial, the Ladders), on Thresholdout's holdout S_h for Thresholdout (its
+training half S_t is the analyst's data, exposed by design; its overfit is reported beside, labelled
+so) and for ``trivial_half``, the trivial mechanism over S_h alone (a holdout of the same size).
+Two settings of the boosting attack: on the real predictions (``boosting``: the best published
+model as base) and in Blum & Hardt's own setting (``boosting_random``: random binary labels and a
+random base, which the attack can beat).
+"""
 
 from __future__ import annotations
 
@@ -13,10 +22,13 @@ from holdout.adaptive.bounds import overfit_bound, section4_bound, sqrt_k_over_n
 from holdout.predictions import Predictions
 from holdout.similarity import pairwise_similarity, upper_pairs
 
-__all__ = ["ATTACKS", "MECHANISMS", "StudyParams", "Split", "run_study", "seeded_split", "summarize"]
+__all__ = ["ATTACKS", "GUARDED_ON", "MECHANISMS", "StudyParams", "Split", "run_study", "seeded_split", "summarize"]
 
-ATTACKS = ("boosting", "ensemble", "selection")
-MECHANISMS = ("trivial", "ladder", "ladder_free", "thresholdout")
+ATTACKS = ("boosting", "boosting_random", "ensemble", "selection")
+MECHANISMS = ("trivial", "ladder", "ladder_free", "thresholdout", "trivial_half")
+
+#: where each mechanism's overfit is measured: A (the leaderboard) or S_h (the holdout it answers from)
+GUARDED_ON = {"trivial": "A", "ladder": "A", "ladder_free": "A", "thresholdout": "S_h", "trivial_half": "S_h"}
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,8 @@ def _answers(mechanism: str, correct: np.ndarray, split: Split, p: StudyParams, 
         return mechanisms.ladder(correct[:, split.attack], p.ladder_step)
     if mechanism == "ladder_free":
         return mechanisms.ladder_parameter_free(correct[:, split.attack])
+    if mechanism == "trivial_half":
+        return mechanisms.trivial(correct[:, split.to_holdout])
     if mechanism == "thresholdout":
         params = mechanisms.thresholdout_published(split.to_holdout.size, p.threshold_sqrt_n, p.sigma_sqrt_n)
         params = mechanisms.ThresholdoutParams(params.threshold, params.sigma, p.budget)
@@ -116,6 +130,20 @@ def _ensemble(preds: Predictions, canon: np.ndarray, k: int, size: int, rng: np.
     return _Attack(correct, submit)
 
 
+def _boosting_random(n: int, k: int, rng: np.random.Generator) -> _Attack:
+    """Blum & Hardt's setting (Sec. 5, their ``attacks.jl``): n random binary labels, a random base
+    (population accuracy of every classifier 1/2), flips of the base, majority of the kept flips."""
+    labels, f0 = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    flips, alt = attacks.boosting_queries(f0, 2, k, rng)
+    c0, ca = f0 == labels, alt == labels
+    correct = np.where(flips, ca[None, :], c0[None, :])
+
+    def submit(kept: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        return np.where(attacks.boosting_submit(flips, kept, ks), ca[None, :], c0[None, :])
+
+    return _Attack(correct, submit)
+
+
 def _selection(preds: Predictions, k: int, rng: np.random.Generator) -> _Attack:
     order = rng.permutation(preds.num_models)[:k]
     correct = preds.predictions[order] == preds.labels[None, :]
@@ -128,9 +156,9 @@ def _selection(preds: Predictions, k: int, rng: np.random.Generator) -> _Attack:
 
 def attack_grid(name: str, p: StudyParams, num_models: int) -> tuple[int, ...]:
     """The k of the grid an attack can reach (selection: at most K models, and K itself)."""
-    cap = {"boosting": max(p.k_grid), "ensemble": p.ensemble_k_max, "selection": num_models}[name]
+    cap = {"ensemble": p.ensemble_k_max, "selection": num_models}.get(name, max(p.k_grid))
     ks = [k for k in p.k_grid if k <= cap]
-    if name != "boosting" and cap not in ks and cap <= max(p.k_grid):
+    if not name.startswith("boosting") and cap not in ks and cap <= max(p.k_grid):
         ks.append(cap)
     return tuple(sorted(set(ks)))
 
@@ -147,6 +175,8 @@ def base_model_index(preds: Predictions, name: str | None) -> int:
 def _build(name: str, preds: Predictions, canon: np.ndarray, ks: tuple[int, ...], p: StudyParams, rng) -> _Attack:
     if name == "boosting":
         return _boosting(preds, base_model_index(preds, p.base_model), max(ks), rng)
+    if name == "boosting_random":
+        return _boosting_random(preds.num_examples, max(ks), rng)
     if name == "ensemble":
         return _ensemble(preds, canon, max(ks), p.subset_size, rng)
     if name == "selection":
@@ -154,7 +184,7 @@ def _build(name: str, preds: Predictions, canon: np.ndarray, ks: tuple[int, ...]
     raise ValueError(f"unknown attack {name!r} (one of {', '.join(ATTACKS)})")
 
 
-def _query_similarity(correct: np.ndarray, heldout: np.ndarray, max_queries: int = 200) -> float:
+def _query_similarity(correct: np.ndarray, heldout: np.ndarray, max_queries: int = 100) -> float:
     """Mean pairwise similarity of the queries' 0/1 losses on the held-out half (population proxy)."""
     errors = ~correct[:max_queries][:, heldout]
     if errors.shape[0] < 2:
@@ -162,8 +192,41 @@ def _query_similarity(correct: np.ndarray, heldout: np.ndarray, max_queries: int
     return float(upper_pairs(pairwise_similarity(errors)).mean())
 
 
+def _rows(name: str, mech: str, s: int, ks: tuple[int, ...], sub: np.ndarray, split: Split, eta: float) -> list[dict]:
+    """One row per k: the submission's accuracy on A, H, S_t, S_h, and its overfits against H."""
+    acc = {part: sub[:, getattr(split, part)].mean(axis=1) for part in ("attack", "heldout", "to_train", "to_holdout")}
+    guarded = "to_holdout" if GUARDED_ON[mech] == "S_h" else "attack"
+    n_guarded = getattr(split, guarded).size
+    return [
+        dict(
+            attack=name,
+            mechanism=mech,
+            split=s,
+            k=k,
+            n_attack=split.attack.size,
+            n_heldout=split.heldout.size,
+            guarded_on=GUARDED_ON[mech],
+            n_guarded=n_guarded,
+            acc_attack=acc["attack"][i],
+            acc_heldout=acc["heldout"][i],
+            acc_train=acc["to_train"][i],
+            acc_holdout=acc["to_holdout"][i],
+            overfit=acc["attack"][i] - acc["heldout"][i],
+            overfit_guarded=acc[guarded][i] - acc["heldout"][i],
+            overfit_train=acc["to_train"][i] - acc["heldout"][i],
+            query_similarity=eta,
+        )
+        for i, k in enumerate(ks)
+    ]
+
+
 def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Overfit of every attack x mechanism x split x k: one row each (attack and held-out accuracy too)."""
+    """Overfit of every attack x mechanism x split x k: one row each.
+
+    ``overfit``: accuracy on the attack half A minus the held-out half H; ``overfit_guarded``: on the
+    data the mechanism protects (``guarded_on``: A, or S_h for Thresholdout and ``trivial_half``)
+    minus H; ``overfit_train``: on Thresholdout's training half S_t (exposed) minus H.
+    """
     canon = attacks.canonical_labels(preds.predictions)
     rows: list[dict[str, object]] = []
     for s in range(p.n_splits):
@@ -177,54 +240,52 @@ def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None
                 mech_rng = np.random.default_rng([p.seed, s, 1 + a_i, 100 + m_i])
                 answers = _answers(mech, attack.correct, split, p, mech_rng)
                 key = answers if name == "selection" else attacks.kept_queries(answers, _rule(mech, name))
-                sub = attack.submit(key, np.asarray(ks))
-                acc_a, acc_h = sub[:, split.attack].mean(axis=1), sub[:, split.heldout].mean(axis=1)
-                for k, a, h in zip(ks, acc_a, acc_h, strict=True):
-                    rows.append(
-                        dict(
-                            attack=name,
-                            mechanism=mech,
-                            split=s,
-                            k=k,
-                            n_attack=split.attack.size,
-                            n_heldout=split.heldout.size,
-                            acc_attack=a,
-                            acc_heldout=h,
-                            overfit=a - h,
-                            query_similarity=eta,
-                        )
-                    )
+                rows += _rows(name, mech, s, ks, attack.submit(key, np.asarray(ks)), split, eta)
         if progress is not None:
             progress(f"split {s + 1}/{p.n_splits} done")
     return pd.DataFrame(rows)
 
 
 def summarize(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
-    """Mean, sd, min and max overfit over splits per attack x mechanism x k, beside sqrt(k/n) and the bound.
+    """Mean, sd, min and max overfit over splits per attack x mechanism x k, beside sqrt(k/n) and the bounds.
 
-    ``bound`` is :func:`holdout.adaptive.bounds.overfit_bound` at the attack's measured query
-    similarity (mean over splits); ``margin`` = bound - the largest overfit of any split.
+    ``overfit_*`` is measured where the mechanism's guarantee lives (``guarded_on``, n = ``n_guarded``);
+    ``overfit_attack_mean`` on the whole attack half A, ``overfit_train_mean`` on S_t (exposed).
+    Mania et al.'s Sec. 4 bound at n = ``n_guarded`` (the submission as query k + 1 at delta/2, plus
+    the held-out half's Hoeffding term), two ways: ``bound_theorem`` at alpha = 0, Corollary 4 without
+    any assumption (a theorem: it fails with probability at most delta whatever the data);
+    ``bound_if_covering`` the smallest over alpha in [0, 1] *if* the covering condition
+    N_eta(F) <= (n+1)^(k^(1-alpha)) holds at the queries' measured similarity (a heuristic: that
+    condition is over every query the analyst could ask and cannot be checked from data).
+    ``margin`` = bound_theorem - the largest overfit of any split.
     """
     g = runs.groupby(["attack", "mechanism", "k"], sort=False)
     out = g.agg(
+        guarded_on=("guarded_on", "first"),
+        n_guarded=("n_guarded", "min"),
         n_attack=("n_attack", "min"),
         n_heldout=("n_heldout", "min"),
-        overfit_mean=("overfit", "mean"),
-        overfit_sd=("overfit", "std"),
-        overfit_min=("overfit", "min"),
-        overfit_max=("overfit", "max"),
+        overfit_mean=("overfit_guarded", "mean"),
+        overfit_sd=("overfit_guarded", "std"),
+        overfit_min=("overfit_guarded", "min"),
+        overfit_max=("overfit_guarded", "max"),
+        overfit_attack_mean=("overfit", "mean"),
+        overfit_train_mean=("overfit_train", "mean"),
         acc_attack=("acc_attack", "mean"),
         acc_heldout=("acc_heldout", "mean"),
         similarity=("query_similarity", "mean"),
     ).reset_index()
-    out["sqrt_k_over_n"] = [sqrt_k_over_n(int(k), int(n)) for k, n in zip(out["k"], out["n_attack"], strict=True)]
-    out["bound"] = [
-        overfit_bound(int(r.n_attack), int(r.n_heldout), int(r.k), float(r.similarity), delta) for r in out.itertuples()
+    out["sqrt_k_over_n"] = [sqrt_k_over_n(int(k), int(n)) for k, n in zip(out["k"], out["n_guarded"], strict=True)]
+    n_k = list(zip(out["n_guarded"].astype(int), out["n_heldout"].astype(int), out["k"].astype(int), strict=True))
+    out["bound_theorem"] = [overfit_bound(n, nh, k, 0.0, delta) for n, nh, k in n_k]
+    out["bound_if_covering"] = [
+        overfit_bound(n, nh, k, float(eta), delta) for (n, nh, k), eta in zip(n_k, out["similarity"], strict=True)
     ]
-    out["bound_alpha"] = [
-        section4_bound(int(r.n_attack), int(r.k) + 1, float(r.similarity), delta / 2.0)[1] for r in out.itertuples()
+    out["alpha_if_covering"] = [
+        section4_bound(n, k + 1, float(eta), delta / 2.0)[1]
+        for (n, _, k), eta in zip(n_k, out["similarity"], strict=True)
     ]
-    out["margin"] = out["bound"] - out["overfit_max"]
+    out["margin"] = out["bound_theorem"] - out["overfit_max"]
     return out
 
 

@@ -15,10 +15,14 @@ Bounds and tests (Sec. 3)
 - :func:`n_model_test`         the N-model test (Sec. 3.3).
 - :class:`IntervalTestResult`, :class:`OverfittingTestResult`: their results.
 
-The studies are modules: :mod:`~holdout.adversarial.synthetic` (Sec. 4, Appendix A),
-:mod:`~holdout.adversarial.translation` (translation attacks with exact densities, Sec. 5.1,
-Appendix B), :mod:`~holdout.adversarial.imagenet` (Sec. 5.1, Figure 5) and
-:mod:`~holdout.adversarial.cifar10` (Sec. 5.2 on our seeds models).
+The shared core: these statistics ([`stats`][holdout.adversarial.stats]), the translational
+AEGs of Appendix B with exact densities ([`translation_set`][holdout.adversarial.translation_set],
+[`translation`][holdout.adversarial.translation]), the tests on their per-image table
+([`per_image`][holdout.adversarial.per_image]) and the translations file that carries a model's
+translated predictions to the audit ([`translations_file`][holdout.adversarial.translations_file]).
+One subpackage per study: [`synthetic`][holdout.adversarial.synthetic] (Sec. 4, Appendix A),
+[`imagenet`][holdout.adversarial.imagenet] (Sec. 5.2, Figure 5) and
+[`cifar10`][holdout.adversarial.cifar10] (Sec. 5.2 on our seeds models, Figures 1 and 2).
 """
 
 from holdout.adversarial.stats import (

@@ -30,9 +30,11 @@ from holdout.audit.inputs import (
     read_array_predictions,
     user_input,
 )
+from holdout.audit.leaderboard_cli import add_leaderboard_arguments, run_leaderboard_audit
 from holdout.audit.output import check_owned_out
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
 from holdout.predictions import Predictions
+from holdout.training.plan import add_plan_parser
 
 __all__ = ["build_parser", "main"]
 
@@ -41,7 +43,12 @@ formats: .csv (header row of model names, one row per test point, one column per
 .npy (K x n integer array, one row per model; or K x n x C scores / K x n x k top-k, see --scores
 and --topk) or holdout's .npz predictions format (labels inside).
 Labels: .npy vector or one-column .csv. Outputs in --out: summary.json, CSVs of every number,
-PNG/PDF figures and report.html (self-contained).
+PNG/PDF figures and report.html (self-contained). Every option with an example: docs/audit.md.
+
+examples:
+  holdout audit config/examples/user_predictions.csv --labels config/examples/user_labels.npy --out /tmp/audit
+  holdout audit config/examples/user_predictions.csv --labels config/examples/user_labels.npy \\
+      --search-size 64 --lenses accuracy,bounds,rvw --eps 0.05 --out /tmp/audit_rvw
 """
 
 
@@ -51,13 +58,23 @@ class _Defaults(argparse.ArgumentDefaultsHelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return action.help if action.default is None else super()._get_help_string(action)
 
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Wrap each paragraph of the epilog; keep the examples' lines as written."""
+        fill = super()._fill_text
+        blocks = text.split("\n\n")
+        kept = [
+            "\n".join(indent + ln for ln in b.splitlines()) if b.startswith("examples:") else fill(b, width, indent)
+            for b in blocks
+        ]
+        return "\n\n".join(kept)
+
 
 def _names(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
 def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("predictions", help="predictions of the K models on the test set (.csv, .npy or .npz)")
+    p.add_argument("predictions", nargs="?", help="predictions of the K models on the test set (.csv, .npy or .npz)")
     p.add_argument("--labels", help="true labels of the test set (.npy or .csv; optional for .npz)")
     p.add_argument("--out", default="audit", help="output folder")
     p.add_argument("--new-predictions", help="the same models' predictions on a second, newer test set")
@@ -140,10 +157,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_audit_arguments(audit)
     _add_adaptive_argument(audit)
+    add_leaderboard_arguments(audit)
+    add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
 
 
 def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
+    if (leaderboard := run_leaderboard_audit(args)) is not None:
+        return leaderboard
+    if args.predictions is None:
+        raise AuditError("give the PREDICTIONS file (or --accuracies TABLE.csv)")
     search_size = _search_size(args.search_size)
     if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
         raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
@@ -260,6 +283,8 @@ def _ndim(path: Path) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``holdout`` console script; returns the exit code (2: bad input, 130: interrupted)."""
     args = build_parser().parse_args(argv)
+    if args.command == "plan":
+        return args.func(args)
     start = time.perf_counter()
     left: list[str] = []
     try:
@@ -280,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}", file=sys.stderr)
         return 130
-    for lens in (*LENSES, "adaptive"):  # adaptive: the opt-in lens
+    for lens in (*LENSES, "adaptive", "contamination"):  # adaptive: the opt-in lens
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]
     print(f"wrote {args.out}/report.html and every number beside it in {time.perf_counter() - start:.1f} s")

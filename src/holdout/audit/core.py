@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from holdout.audit.bounds_eps import SupportedModels, eps_needed, supported_models
 from holdout.bounds.study import testable_model_counts
 from holdout.cifar10_1.recht import table1, table4
 from holdout.data.core import DataError, convert_user_predictions, read_user_labels
@@ -228,6 +229,11 @@ class BoundsLens:
     ``similarity_k`` / ``naive_bayes_k`` are None when the models are less similar than independent
     errors at their mean error rate: the coupling behind both bounds (Mania et al. App. B) needs
     similarity >= mu^2 + (1 - mu)^2, and then only the union bound applies.
+
+    Read the other way round: ``union_eps``, ``similarity_eps``, ``naive_bayes_eps`` are the smallest
+    eps at which all ``models_used`` models are guaranteed under each bound, and ``supported`` the
+    models each bound supports at standard eps (up to the first that covers them) and the eps asked for
+    ([`eps_needed`][holdout.audit.bounds_eps.eps_needed]).
     """
 
     n: int
@@ -239,6 +245,10 @@ class BoundsLens:
     similarity_k: int | None
     naive_bayes_k: int | None
     models_used: int
+    union_eps: float = float("nan")
+    similarity_eps: float | None = None
+    naive_bayes_eps: float | None = None
+    supported: tuple[SupportedModels, ...] = ()
 
     @property
     def independent_similarity(self) -> float:
@@ -276,7 +286,21 @@ def bounds_lens(
         raise AuditError(f"mean accuracy {mean_accuracy} leaves no error rate in (0, 1) for the bounds")
     sim = float(mean_similarity)
     ks = testable_model_counts(int(n), error, sim, eps, delta)
-    return BoundsLens(int(n), float(mean_accuracy), sim, eps, delta, *ks, int(models_used))
+    need = eps_needed(int(n), error, sim, int(models_used), delta)
+    supported = supported_models(int(n), error, sim, delta, int(models_used), (eps,))
+    return BoundsLens(
+        int(n),
+        float(mean_accuracy),
+        sim,
+        eps,
+        delta,
+        *ks,
+        int(models_used),
+        need.union,
+        need.similarity,
+        need.naive_bayes,
+        supported,
+    )
 
 
 # ---------------------------------------------------------------------------

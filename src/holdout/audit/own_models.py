@@ -1,4 +1,4 @@
-"""The four lenses side by side for the models the workflow trains (issue 17 §3).
+"""The four lenses side by side for the models the workflow trains.
 
 Inputs are the contract files of the search and adversarial studies:
 

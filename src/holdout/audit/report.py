@@ -6,14 +6,11 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from holdout.audit.adaptive_lens import adaptive_report_table
-
-if TYPE_CHECKING:  # the result type only: audit.run imports this module to write the report
-    from holdout.audit.run import AuditResult
+from holdout.audit.result import AuditResult
 
 __all__ = ["render_report"]
 

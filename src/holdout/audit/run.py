@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -18,22 +18,18 @@ import pandas as pd
 
 from holdout.audit import plots, verdicts
 from holdout.audit.adaptive_lens import AUDIT_PARAMS, AdaptiveLens, adaptive_lens, adaptive_summary, write_adaptive
-from holdout.audit.adversarial_lens import AdversarialLens, adversarial_lens, adversarial_summary, write_adversarial
+from holdout.audit.adversarial_lens import adversarial_lens, adversarial_summary, write_adversarial
 from holdout.audit.core import (
-    AuditError,
     BoundsLens,
-    NewSetLens,
-    RvwLens,
-    SimilarityLens,
     accuracy_lens,
     align_models,
     bounds_lens,
-    check_open_unit,
     new_set_lens,
     rvw_lens,
     similarity_lens,
 )
 from holdout.audit.output import atomic_folder, check_owned_out
+from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
 from holdout.similarity.core import SimilaritySummary
@@ -44,55 +40,6 @@ from holdout.similarity.plots import (
 )
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult", "run_audit", "summary_dict", "write_audit"]
-
-#: every lens, in report order
-LENSES = ("accuracy", "new", "similarity", "bounds", "rvw", "adversarial")
-
-
-@dataclass(frozen=True)
-class AuditOptions:
-    """Settings of one audit (the CLI's options). ``rvw_bits`` / ``rvw_detail`` come from
-    :func:`holdout.audit.selection_bits`; None skips the Rip van Winkle lens."""
-
-    eps: float = 0.01
-    delta: float = 0.05
-    alpha: float = 0.05
-    band_level: float = 0.95
-    etas: tuple[float, ...] = tuple(np.round(np.linspace(0.5, 1.0, 51), 4))
-    lenses: tuple[str, ...] = LENSES
-    rvw_bits: int | None = None
-    rvw_detail: str = ""
-    rvw_C: float = 5000.0
-    selected: str | None = None
-    translations: str | None = None
-    adaptive: bool = False  # the adaptive analyst lens (--adaptive): seconds to minutes, so opt-in
-
-    def __post_init__(self) -> None:
-        for name in ("eps", "delta", "alpha", "band_level"):
-            check_open_unit(f"--{name.replace('_', '-')}", getattr(self, name))
-        unknown = [lens for lens in self.lenses if lens not in LENSES]
-        if unknown:
-            raise AuditError(f"--lenses: unknown lens(es) {unknown}; choose from {', '.join(LENSES)}")
-
-
-@dataclass(frozen=True)
-class AuditResult:
-    """Everything the audit computed; lenses that were not run (or lacked inputs) are None."""
-
-    source: str
-    test_set: str
-    options: AuditOptions
-    accuracy: pd.DataFrame
-    new: NewSetLens | None = None
-    new_source: str | None = None
-    similarity: SimilarityLens | None = None
-    bounds: BoundsLens | None = None
-    rvw: RvwLens | None = None
-    notes: tuple[str, ...] = field(default=())
-    adversarial: AdversarialLens | None = None
-    inputs: tuple[str, ...] = field(default=())
-    warnings: tuple[str, ...] = field(default=())
-    adaptive: AdaptiveLens | None = None
 
 
 def run_audit(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from holdout.audit.bounds_eps import K_CAP
 from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
 
 __all__ = ["accuracy_verdict", "bounds_verdict", "new_set_verdict", "rvw_verdict", "similarity_verdict"]
@@ -72,34 +73,63 @@ def similarity_verdict(lens: SimilarityLens) -> str:
     )
 
 
-def bounds_verdict(lens: BoundsLens) -> str:
-    """How many models the test set supports under each bound, against the K used."""
+def _eps(value: float | None) -> str:
+    """An eps as a fraction and in accuracy points: 0.049 (4.9 points)."""
+    return "n/a" if value is None else f"{value:.2g} ({100 * value:.2g} points)"
+
+
+def _count(k: float | None) -> str:
+    """A supported-model count: n/a where the bound does not apply, > 1e307 at the search's cap."""
+    return "n/a" if k is None else "> 1e307" if k >= K_CAP else _k(int(k))
+
+
+def _supported_sentence(lens: BoundsLens) -> str:
+    """Models supported under (union / similarity / naive-Bayes) at each standard eps."""
+    parts = [
+        f"{_count(s.union)} / {_count(s.similarity)} / {_count(s.naive_bayes)} at eps = {s.eps:g}"
+        for s in lens.supported
+    ]
+    return "Models this test set supports (union / similarity / naive Bayes): " + "; ".join(parts) + ". "
+
+
+def _eps_needed_sentence(lens: BoundsLens) -> str:
+    """The headline: the smallest eps at which all K models are guaranteed, under each bound."""
     t = lens
     head = (
-        f"At n = {t.n:,}, mean accuracy {100 * t.mean_accuracy:.1f}% and mean similarity "
-        f"{100 * t.similarity:.1f}%, the union bound guarantees that all of up to {_k(t.union_k)} models "
-        f"are estimated within eps = {t.eps:g} with probability {1 - t.delta:g}"
+        f"With your K = {t.models_used} models on n = {t.n:,} points (mean accuracy {100 * t.mean_accuracy:.1f}%, "
+        f"mean similarity {100 * t.similarity:.1f}%), all {t.models_used} test accuracies are within "
+        f"eps = {_eps(t.union_eps)} of their population accuracies with probability {1 - t.delta:g} "
+        "under the union bound"
     )
-    if t.similarity_k is None or t.naive_bayes_k is None:
-        head += (
-            f"; the similarity and naive-Bayes bounds do not apply, because the models agree less "
-            f"than independent errors would ({100 * t.independent_similarity:.1f}%). "
+    if t.similarity_eps is None or t.naive_bayes_eps is None:
+        return head + (
+            "; the similarity and naive-Bayes bounds do not apply, because the models agree less than "
+            f"independent errors would ({100 * t.independent_similarity:.1f}%). "
         )
-    else:
-        head += f"; the similarity bound allows {_k(t.similarity_k)} and the naive-Bayes bound {_k(t.naive_bayes_k)}. "
-    head += f"You evaluated K = {t.models_used}. "
+    return head + (
+        f", within {_eps(t.similarity_eps)} under the similarity bound, and within {_eps(t.naive_bayes_eps)} "
+        "under the naive-Bayes bound (which assumes conditionally independent errors: optimistic). "
+    )
+
+
+def bounds_verdict(lens: BoundsLens) -> str:
+    """The smallest eps at which all K models are guaranteed under each bound (first), the models
+    supported at standard eps, then whether the K used are covered at the eps asked for."""
+    t = lens
+    head = _eps_needed_sentence(t) + _supported_sentence(t) + f"At the eps you asked for ({t.eps:g}): "
     covered = t.covered_by()
     if covered == "union":
-        return head + "Even the union bound covers them: no concern about test-set reuse at this eps."
+        return head + "even the union bound covers your models; no concern about test-set reuse at this eps."
     if covered == "similarity":
-        return head + "The union bound does not cover them, but the similarity of your models does."
+        return head + "the union bound does not cover your models, but their similarity does."
     if covered == "naive-Bayes":
         return head + (
-            "Only the naive-Bayes bound covers them; it assumes conditionally independent errors, which is optimistic."
+            "only the naive-Bayes bound covers your models; it assumes conditionally independent errors, "
+            "which is optimistic."
         )
     if t.union_k == 0:
-        return head + f"This test set cannot guarantee even one model within eps = {t.eps:g}: ask for a larger eps."
-    return head + f"None of the bounds covers {t.models_used} models at eps = {t.eps:g}: ask for a larger eps or n."
+        return head + "this test set cannot guarantee even one model; use the eps above."
+    return head + f"none of the bounds covers {t.models_used} models; use the eps above or a larger n."
 
 
 def rvw_verdict(lens: RvwLens) -> str:

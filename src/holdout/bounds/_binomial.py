@@ -10,15 +10,12 @@ above e^-700.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import bdtr, bdtrc, gammaln, xlogy
 
 from holdout.bounds._checks import _check_eps, _check_n, _check_open_unit
-
-if TYPE_CHECKING:  # the coupling's type only (core imports this module)
-    from holdout.bounds.core import PairCoupling
+from holdout.bounds._coupling import PairCoupling
 
 # Terms whose log-probability is below this are dropped (each < 1e-304).
 _LOG_NEGLIGIBLE = -700.0

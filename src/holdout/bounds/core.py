@@ -61,6 +61,7 @@ from holdout.bounds._checks import (  # noqa: F401
     _check_open_unit,
     _check_unit,
 )
+from holdout.bounds._coupling import PairCoupling
 from holdout.bounds._theorem2 import (
     Corollary4,
     corollary4,
@@ -134,19 +135,6 @@ def joint_distribution(error_1: float, error_2: float, similarity: float) -> tup
             f"(got p11={p11:.3g}, p10={p10:.3g}, p01={p01:.3g}, p00={p00:.3g})"
         )
     return (max(p11, 0.0), max(p10, 0.0), max(p01, 0.0), max(p00, 0.0))
-
-
-@dataclass(frozen=True)
-class PairCoupling:
-    """Independent Bernoulli X_1, X_2, W with (X_1 W, X_2 W) ~ (q_1(z), q_2(z)) (Appendix B).
-
-    ``p_w`` = P(W = 1) (W = 0: an "easy" example both models get right),
-    ``p_x1`` = P(X_1 = 1), ``p_x2`` = P(X_2 = 1).
-    """
-
-    p_w: float
-    p_x1: float
-    p_x2: float
 
 
 def pair_coupling(error_1: float, error_2: float, similarity: float) -> PairCoupling:

@@ -32,6 +32,7 @@ __all__ = [
     "accuracy_row",
     "balanced_draw",
     "class_balanced_subset",
+    "cap_run_arrays",
     "cv_fold",
     "cv_splits",
     "cv_splits_frame",
@@ -269,10 +270,15 @@ def sec55_from_predictions(
 ) -> pd.DataFrame:
     """:func:`sec55_table` from one single-model predictions file per run (``half<seed>`` or
     ``standard``, all on CIFAR-10.1 v4): each draw's held-out half is the complement of
-    :func:`half_split` of ``v4_labels`` with that seed."""
+    :func:`half_split` of ``v4_labels`` with that seed, among the predicted images (all of v4, or
+    its first images in every run under a dress rehearsal's cap)."""
     labels = np.asarray(v4_labels).astype(np.int64)
+    m = {len(p.labels) for p in preds}
+    if len(m) != 1 or any(not np.array_equal(p.labels, labels[: len(p.labels)]) for p in preds):
+        raise ValueError("sec55: every run must predict the same first images of CIFAR-10.1 v4, in order")
+    n = m.pop()  # all 2,021; fewer under a dress rehearsal's training.cap.images (the first n)
     rows = [{"run": run, "correct_mask": p.predictions[0] == p.labels} for p, run in zip(preds, runs)]
-    held = {run: ~half_split(labels, int(n_half), int(run[4:])) for run in runs if run != "standard"}
+    held = {run: ~half_split(labels, int(n_half), int(run[4:]))[:n] for run in runs if run != "standard"}
     return sec55_table(pd.DataFrame(rows), held, alpha)
 
 
@@ -360,6 +366,14 @@ class RunArrays:
     y: np.ndarray
     x_test: np.ndarray
     y_test: np.ndarray
+
+
+def cap_run_arrays(arrays: RunArrays, run: str, images: int | None) -> RunArrays:
+    """A dress rehearsal's cut (``training.cap.images``): the first ``images`` test images of a run
+    (of a ``half<seed>`` run, the first v4 images: Sec. 5.5 takes the held-out ones among them)."""
+    if images is None:
+        return arrays
+    return RunArrays(arrays.x, arrays.y, arrays.x_test[:images], arrays.y_test[:images])
 
 
 def _nchw(images: np.ndarray) -> np.ndarray:

@@ -18,12 +18,13 @@ from holdout.predictions import Predictions
 from holdout.retraining.core import RunArrays
 from holdout.runlog import timed
 from holdout.training import RunSettings, TrainConfig, predict, train
+from holdout.training.cap import WorkCap
 from holdout.training.registry import ModelSpec
 
 __all__ = ["PREDICT_BATCH", "retrain_and_predict"]
 
 # Images per forward pass of the test-set prediction: on CPUs 256 runs 1.7-2x faster per CPU-second than
-# 1000 (the activations stay in cache) with the same logits (docs/notes/performance.md).
+# 1000 (the activations stay in cache) with the same logits (docs/performance.md).
 PREDICT_BATCH = 256
 
 
@@ -40,11 +41,13 @@ def retrain_and_predict(
     seed: int = 0,
     device: str | None = None,
     threads: int | None = None,
+    cap: WorkCap | None = None,
     log: logging.Logger | None = None,
 ) -> Predictions:
     """Train registry model ``model`` (with ``overrides``) on ``data.x``/``data.y``, predict ``data.x_test``.
 
-    One checkpoint in ``out_dir``; the predictions (one model, ``test_set``) carry the run, the
+    One checkpoint in ``out_dir`` (``cap``: the dress rehearsal's work cap, ``training.cap``); the
+    predictions (one model, ``test_set``) carry the run, the
     overrides, the number of training images and the epochs; logs the test accuracy.
     """
     log = log or logging.getLogger("holdout")
@@ -63,6 +66,7 @@ def retrain_and_predict(
                 device=device,
                 threads=threads,
                 extra_metadata={"retraining_run": run, "registry_name": model},
+                cap=cap,
             ),
             log=log,
         )

@@ -29,6 +29,10 @@ EMPIRICAL = "#1f77b4"
 INDEPENDENT = "#ff7f0e"
 
 
+#: above this many pairs the scatter points are drawn as an image inside the PDF (K > ~200 models)
+RASTER_PAIRS = 20_000
+
+
 def plot_pair_similarities(similarity: np.ndarray, independent: np.ndarray, title: str, num_models: int) -> Figure:
     """Mania et al. Fig. 1a: empirical vs independent-errors similarity of every model pair.
 
@@ -41,8 +45,16 @@ def plot_pair_similarities(similarity: np.ndarray, independent: np.ndarray, titl
     x = np.arange(1, s.size + 1)
     fig, ax = plt.subplots(figsize=(5.2, 3.9))
     size = 6 if s.size < 3000 else 2
-    ax.scatter(x, s[order], s=size, color=EMPIRICAL, label=f"Empirical (mean {s.mean():.3f})", zorder=3)
-    ax.scatter(x, b[order], s=size, color=INDEPENDENT, label=f"Independent errors (mean {b.mean():.3f})", zorder=2)
+    labels = {
+        EMPIRICAL: (s[order], f"Empirical (mean {s.mean():.3f})", 3),
+        INDEPENDENT: (b[order], f"Independent errors (mean {b.mean():.3f})", 2),
+    }
+    for color, (values, label, z) in labels.items():
+        if s.size > RASTER_PAIRS:  # millions of vector markers made the PDF take minutes: pixels in an image
+            ax.plot(x, values, ",", color=color, zorder=z, rasterized=True)
+            ax.scatter([], [], s=size, color=color, label=label)
+        else:
+            ax.scatter(x, values, s=size, color=color, label=label, zorder=z)
     ax.axhline(s.mean(), color=EMPIRICAL, ls="--", lw=1)
     ax.axhline(b.mean(), color=INDEPENDENT, ls="--", lw=1)
     ax.set_xlabel(f"Model pairs ({s.size:,} pairs of {num_models} models), sorted by empirical similarity")
@@ -62,7 +74,15 @@ def plot_similarity_scatter(similarity: np.ndarray, independent: np.ndarray, tit
     s = np.asarray(similarity, dtype=float)
     b = np.asarray(independent, dtype=float)
     fig, ax = plt.subplots(figsize=(4.6, 4.4))
-    ax.scatter(b, s, s=6 if s.size < 3000 else 2, color=EMPIRICAL, alpha=0.6, label="Model pairs")
+    ax.scatter(
+        b,
+        s,
+        s=6 if s.size < 3000 else 2,
+        color=EMPIRICAL,
+        alpha=0.6,
+        label="Model pairs",
+        rasterized=s.size > RASTER_PAIRS,
+    )
     lo = max(0.0, np.floor(min(s.min(), b.min()) * 20) / 20 - 0.02)
     ax.plot([lo, 1], [lo, 1], color="k", lw=1, ls="--", label="$y = x$")
     ax.set_xlim(lo, 1)

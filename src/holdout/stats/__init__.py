@@ -5,6 +5,10 @@ Binomial accuracies
 - :func:`clopper_pearson`   exact 1 - alpha interval of a proportion k / n (Recht et al. 2018, Sec. 3.2).
 - :func:`accuracy_table`    per model: correct count, n, accuracy and its Clopper-Pearson interval.
 
+Multiple testing
+----------------
+- :func:`holm`              Holm-adjusted log p-values of K tests (family-wise error rate).
+
 Ranking
 -------
 - :func:`delta_rank`        rank on the original minus rank on the new test set (Recht et al. Table 1).
@@ -20,11 +24,12 @@ Similarity
 - :func:`independent_similarity`  mu_1 mu_2 + (1 - mu_1)(1 - mu_2), the independent-errors baseline
   (Mania et al. 2019, Sec. 5.1).
 
-The implementations live in private modules (``_binomial``, ``_ranking``, ``_regression``,
+The implementations live in private modules (``_binomial``, ``_multiple``, ``_ranking``, ``_regression``,
 ``_similarity``); import from ``holdout.stats``.
 """
 
 from holdout.stats._binomial import accuracy_table, clopper_pearson
+from holdout.stats._multiple import holm
 from holdout.stats._ranking import delta_rank
 from holdout.stats._regression import LinearFit, fit_band, linear_fit
 from holdout.stats._similarity import independent_similarity
@@ -35,6 +40,7 @@ __all__ = [
     "clopper_pearson",
     "delta_rank",
     "fit_band",
+    "holm",
     "independent_similarity",
     "linear_fit",
 ]

@@ -28,8 +28,11 @@ def _as_count(name: str, value: object) -> int:
 def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     """Exact (Clopper-Pearson) 1 - alpha interval for a binomial proportion k / n.
 
-    Uses ``scipy.stats.binomtest(k, n).proportion_ci(1 - alpha, method="exact")``, i.e.
-    the Beta quantiles B(alpha/2; k, n - k + 1) and B(1 - alpha/2; k + 1, n - k).
+    The Beta quantiles B(alpha/2; k, n - k + 1) (``beta.ppf``) and B(1 - alpha/2; k + 1, n - k),
+    the latter as the upper-tail quantile ``beta.isf(alpha/2, k + 1, n - k)``: both tails are
+    computed from alpha itself, never from the float ``1 - alpha``, so the interval stays exact for
+    alpha down to the smallest floats (a ``1 - alpha`` of 1e-17 rounds to 1 and gives (0, 1)).
+    The lower end is 0 at k = 0 and the upper end 1 at k = n.
     """
     from scipy import stats  # imported on use: holdout.config's parse-time checks import this package
 
@@ -38,8 +41,9 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
         raise ValueError(f"clopper_pearson needs 0 <= k <= n and n > 0, got k={k}, n={n}")
     if not 0 < alpha < 1:  # also false for NaN
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    ci = stats.binomtest(k, n).proportion_ci(confidence_level=1 - alpha, method="exact")
-    return float(ci.low), float(ci.high)
+    low = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2, k, n - k + 1))
+    high = 1.0 if k == n else float(stats.beta.isf(alpha / 2, k + 1, n - k))
+    return low, high
 
 
 def accuracy_table(preds: Predictions, alpha: float = 0.05) -> pd.DataFrame:

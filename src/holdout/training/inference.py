@@ -141,6 +141,7 @@ def load_test_sets(
     test_sets: Sequence[str] = (),
     files: Mapping[str, str | Path] | None = None,
     missing_cifar10_1: Sequence[str] = (),
+    max_images: int | None = None,
     log: logging.Logger | None = None,
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The test sets of a trained study's models, as (uint8 N x C x H x W, labels) by name.
@@ -151,6 +152,7 @@ def load_test_sets(
     on; each ``cifar10_1_<v>`` in ``test_sets`` from ``files["images_<v>"]`` (N x H x W x C) and
     ``files["labels_<v>"]`` (the rule's ``.npy`` inputs).
     ``missing_cifar10_1`` (versions whose images this config cannot have) is logged.
+    ``max_images`` (a dress rehearsal's ``training.cap.images``) keeps the first images of each set.
     """
     log = log or logging.getLogger("holdout")
     if missing_cifar10_1:
@@ -170,6 +172,8 @@ def load_test_sets(
             v = name.removeprefix("cifar10_1_")
             x = np.load(files[f"images_{v}"])  # type: ignore[index]
             sets[name] = (np.ascontiguousarray(x.transpose(0, 3, 1, 2)), np.load(files[f"labels_{v}"]))  # type: ignore[index]
+    if max_images is not None:
+        sets = {name: (x[:max_images], y[:max_images]) for name, (x, y) in sets.items()}
     for name, (x, y) in sets.items():
         log.info("%s: %d images %s", name, len(y), x.shape)
     return sets

@@ -24,6 +24,7 @@ import numpy as np
 from holdout.data.core import CIFAR10, CIFAR10_CLASSES
 from holdout.predictions import Predictions
 from holdout.runlog import timed
+from holdout.training.cap import WorkCap
 from holdout.training.gpu import gpu_slot
 from holdout.training.inference import predict_checkpoints
 from holdout.training.loop import LOG_NAME, RunSettings, TrainConfig, TrainResult, train
@@ -95,12 +96,14 @@ def train_job(
     device: str = "auto",
     jobs_per_gpu: int | None = None,
     threads: int | None = None,
+    cap: WorkCap | None = None,
     log: logging.Logger | None = None,
 ) -> TrainResult:
     """Train ``job`` on ``images``/``labels`` inside a GPU slot; move the epoch log to ``log_out``.
 
     ``device="auto"`` takes the slot's device (a free GPU, else the CPU); any other value is
-    used as given. Logs the final train loss, accuracy and wall time of the run.
+    used as given. ``cap``: the dress rehearsal's work cap (``training.cap``). Logs the final train
+    loss, accuracy and wall time of the run.
     """
     log = log or logging.getLogger("holdout")
     with gpu_slot(log=log, jobs_per_gpu=jobs_per_gpu) as slot:
@@ -120,6 +123,7 @@ def train_job(
                     device=dev,
                     threads=threads,
                     extra_metadata=job.metadata,
+                    cap=cap,
                 ),
                 log=log,
             )

@@ -33,6 +33,9 @@ public names are importable from here too.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import logging
 import math
 import shutil
@@ -48,6 +51,7 @@ from torch import nn
 from tqdm import tqdm
 
 from holdout.training.augment import augment_batch
+from holdout.training.cap import WorkCap
 from holdout.training.checkpoints import (
     LOG_FIELDS,
     LOG_NAME,
@@ -128,6 +132,8 @@ class RunSettings:
     ``channels_last``, ``autocast``, ``compile``: ``None`` picks the device's default
     (:func:`holdout.training.device.execution_plan`). ``threads``: ``torch.set_num_threads``.
     ``progress_every``: progress reports per epoch. ``extra_metadata`` is stored in every checkpoint.
+    ``cap``: the dress rehearsal's [`WorkCap`][holdout.training.cap.WorkCap] (fewer epochs, steps
+    and images per step; the recipe and the network unchanged), ``None``: the whole run.
     """
 
     out_dir: Path
@@ -142,6 +148,7 @@ class RunSettings:
     keep_state: bool = False
     progress_every: int = 10
     extra_metadata: Mapping[str, Any] = field(default_factory=dict)
+    cap: WorkCap | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "out_dir", Path(self.out_dir))
@@ -168,6 +175,7 @@ class _Job:
     data: TrainingData
     checkpoint_epochs: list[int]
     checkpoint_paths: list[Path]
+    recipe: TrainConfig | None = None
 
 
 @dataclass
@@ -304,9 +312,13 @@ def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm)
 def _checkpoint_metadata(job: _Job) -> dict[str, Any]:
     """What every checkpoint of ``job`` carries besides its weights, epoch and metrics."""
     aug, mc = job.config.augment, job.model_config
+    capped = {}
+    if job.recipe is not None and job.settings.cap is not None:
+        capped = {"work_cap": job.settings.cap.to_dict(), "run_train_config": job.config.to_dict()}
     return {
         "model_config": mc.to_dict(),
-        "train_config": job.config.to_dict(),
+        "train_config": (job.recipe or job.config).to_dict(),
+        **capped,
         "seed": int(job.settings.seed),
         "num_checkpoints": int(job.settings.num_checkpoints),
         "checkpoint_epochs": job.checkpoint_epochs,
@@ -370,6 +382,30 @@ def _finish(job: _Job, run: _RunState) -> None:
         shutil.rmtree(settings.state_dir / "checkpoints", ignore_errors=True)
 
 
+def _capped(config: TrainConfig, settings: RunSettings, log: logging.Logger) -> tuple[TrainConfig | None, TrainConfig]:
+    """(the recipe, what runs): the recipe itself without an active cap, else (recipe, capped)."""
+    cap = settings.cap
+    if cap is None or not cap.active:
+        return None, config
+    run = cap.apply(config, settings.num_checkpoints)
+    log.info(
+        "work cap %s: %d of %d epochs, batch %d of %d",
+        cap.to_dict(),
+        run.epochs,
+        config.epochs,
+        run.batch_size,
+        config.batch_size,
+    )
+    return config, run
+
+
+def _capped_data(data: TrainingData, cap: WorkCap | None) -> TrainingData:
+    """At most ``cap.steps_per_epoch`` steps per epoch; the cap joins the run's fingerprint."""
+    assert cap is not None
+    fingerprint = hashlib.sha256(f"{data.fingerprint}{json.dumps(cap.to_dict(), sort_keys=True)}".encode()).hexdigest()
+    return dataclasses.replace(data, steps_per_epoch=cap.steps(data.steps_per_epoch), fingerprint=fingerprint)
+
+
 def _log_start(job: _Job, log: logging.Logger) -> None:
     cfg, plan = job.config, job.plan
     log.info(
@@ -421,6 +457,7 @@ def train(
         torch.set_num_threads(int(settings.threads))
     if plan.device.type == "cuda":
         torch.backends.cudnn.benchmark = True
+    recipe, config = _capped(config, settings, log)
     data = check_training_data(
         model_config,
         config,
@@ -431,6 +468,8 @@ def train(
         test_labels,
         plan.device,
     )
+    if recipe is not None:
+        data = _capped_data(data, settings.cap)
     job = _Job(
         model_config,
         config,
@@ -439,6 +478,7 @@ def train(
         data,
         checkpoint_epochs(config.epochs, settings.num_checkpoints),
         checkpoint_paths(settings.out_dir, settings.num_checkpoints),
+        recipe,
     )
     run = _set_up(job)
     _resume(job, run, log)

@@ -32,6 +32,7 @@ __all__ = [
 
 OptimizerName = Literal["sgd", "momentum", "nesterov", "adam"]
 SchedulerName = Literal["multistep", "cosine"]
+WeightDecayScope = Literal["all", "keras_kernels"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,9 @@ class TrainConfig:
     ``momentum``), ``"nesterov"`` (Nesterov momentum, ``momentum``), ``"adam"``
     (``adam_betas``) -- Table 2's {SGD, SGD with momentum, Nesterov GD, Adam}.
     ``weight_decay_bn=False`` exempts BatchNorm weights and biases from weight
-    decay (Table 2: "Use weight decay with batch norm"). ``scheduler``:
+    decay (Table 2: "Use weight decay with batch norm"); ``weight_decay_scope="keras_kernels"``
+    decays only convolution and hidden linear kernels (geifmany's vgg16_keras; see
+    [`parameter_groups`][holdout.training.optim.parameter_groups]). ``scheduler``:
     ``"multistep"`` multiplies the lr by ``lr_decay`` at each epoch in
     ``milestones`` (Table 2's "Fixed Decay"), ``"cosine"`` anneals it per step
     from ``base_lr`` to ``lr_min_factor * base_lr`` (default 0: hysts' argparse-era
@@ -57,6 +60,7 @@ class TrainConfig:
     adam_betas: tuple[float, float] = (0.9, 0.999)
     weight_decay: float = 1e-4
     weight_decay_bn: bool = True
+    weight_decay_scope: WeightDecayScope = "all"
     scheduler: SchedulerName = "multistep"
     milestones: tuple[int, ...] = (80, 120)
     lr_decay: float = 0.1
@@ -82,6 +86,10 @@ class TrainConfig:
                 "adam_betas must be in [0, 1)",
             ),
             (self.weight_decay >= 0, "weight_decay must be >= 0"),
+            (
+                self.weight_decay_scope in ("all", "keras_kernels"),
+                f"weight_decay_scope must be all or keras_kernels, got {self.weight_decay_scope!r}",
+            ),
             (
                 self.scheduler in ("multistep", "cosine"),
                 f"scheduler must be multistep or cosine, got {self.scheduler!r}",
@@ -118,25 +126,48 @@ class TrainConfig:
 # --------------------------------------------------------------------------- optimisation
 
 
-def parameter_groups(model: nn.Module, weight_decay: float, decay_bn: bool) -> list[dict[str, Any]]:
-    """Optimizer parameter groups; with ``decay_bn=False`` every parameter whose name contains
-    ``"bn"`` gets weight decay 0.
+def _decayed(model: nn.Module, decay_bn: bool, scope: str) -> set[int]:
+    """Ids of the parameters that get weight decay (see :func:`parameter_groups`)."""
+    if scope == "keras_kernels":
+        linears = [m for m in model.modules() if isinstance(m, nn.Linear)]
+        kernels = [m for m in model.modules() if isinstance(m, nn.modules.conv._ConvNd)] + linears[:-1]
+        return {id(m.weight) for m in kernels}
+    if scope != "all":
+        raise ValueError(f"weight_decay_scope must be 'all' or 'keras_kernels', got {scope!r}")
+    exempt = set()
+    if not decay_bn:
+        for m in model.modules():
+            if isinstance(m, nn.modules.batchnorm._NormBase):
+                exempt |= {id(p) for p in m.parameters(recurse=False)}
+    return {id(p) for p in model.parameters()} - exempt
 
-    This is hysts' ``--no_weight_decay_on_bn`` of the argparse-era ``train.py`` (commit
-    1d76092); in :class:`ResNetPreact` (modules ``bn``, ``bn1`` .. ``bn4``) it selects exactly
-    the BatchNorm weights and biases; convolutions and the classifier stay decayed.
+
+def parameter_groups(
+    model: nn.Module, weight_decay: float, decay_bn: bool, scope: WeightDecayScope = "all"
+) -> list[dict[str, Any]]:
+    """Optimizer parameter groups: the decayed parameters, then the exempt ones (weight decay 0).
+
+    ``scope="all"`` decays every parameter, except, with ``decay_bn=False``, the weights and
+    biases of the BatchNorm modules (selected by module type). That is hysts'
+    ``--no_weight_decay_on_bn`` (``train.py`` lines 533-548, commit 1d76092), which exempts every
+    parameter whose name contains ``"bn"``: in hysts' models (ResNet-preact, WRN, shake-shake,
+    VGG) exactly the BatchNorm parameters; a name match would miss them in a Sequential with
+    numeric names. ``scope="keras_kernels"`` is geifmany/cifar-vgg's ``kernel_regularizer=l2``
+    (``cifar10vgg.py``): the kernels of every convolution and of every linear layer but the last;
+    biases, BatchNorm and the classifier are not decayed (Keras' L2 ``l * ||w||^2`` is weight decay
+    ``2 l``).
     """
-    if decay_bn:
-        return [{"params": [p for p in model.parameters() if p.requires_grad], "weight_decay": weight_decay}]
-    named = [(name, p) for name, p in model.named_parameters() if p.requires_grad]
-    decayed = [p for name, p in named if "bn" not in name]
-    undecayed = [p for name, p in named if "bn" in name]
-    return [{"params": decayed, "weight_decay": weight_decay}, {"params": undecayed, "weight_decay": 0.0}]
+    decayed = _decayed(model, decay_bn, scope)
+    params = [p for p in model.parameters() if p.requires_grad]
+    return [
+        {"params": [p for p in params if id(p) in decayed], "weight_decay": weight_decay},
+        {"params": [p for p in params if id(p) not in decayed], "weight_decay": 0.0},
+    ]
 
 
 def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimizer:
     """The optimizer of ``config`` over ``model`` (see :class:`TrainConfig`)."""
-    groups = parameter_groups(model, config.weight_decay, config.weight_decay_bn)
+    groups = parameter_groups(model, config.weight_decay, config.weight_decay_bn, config.weight_decay_scope)
     if config.optimizer == "adam":
         return torch.optim.Adam(groups, lr=config.base_lr, betas=config.adam_betas)
     momentum = 0.0 if config.optimizer == "sgd" else config.momentum

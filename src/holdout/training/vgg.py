@@ -1,9 +1,14 @@
 """VGG networks for CIFAR-10: hysts' VGG-15-BN-64 and the Keras VGG-16 of geifmany/cifar-vgg.
 
 Recht et al. (2018) retrain ``vgg_15_BN_64`` (Table 2; hysts/pytorch_image_classification
-``models/vgg.py`` with ``configs/vgg.json``: five stages of 2, 2, 3, 3, 3 ``conv3x3 - BN - ReLU``
-layers with 64, 128, 256, 512, 512 channels, each stage ending in 2x2 max pooling, then one
-linear layer on the 512 x 1 x 1 features) and ``vgg16_keras`` (Sec. 5.5; geifmany/cifar-vgg
+``models/vgg.py`` with ``configs/vgg.json`` at commit 1d76092: five stages of 2, 2, 3, 3, 3
+``conv3x3 - BN`` layers with 64, 128, 256, 512, 512 channels, each stage ending in 2x2 max pooling,
+then one linear layer on the 512 x 1 x 1 features). hysts' ``_make_stage`` (``models/vgg.py``
+lines 48-73) adds the ReLU with ``stage.add_module('relu', ...)`` inside the layer loop: the name is
+reused, so ``nn.Sequential`` keeps ONE ReLU per stage, at its first position (after the first
+BatchNorm), 5 in the network. That is the network of the published predictions and our default;
+``relu_every_layer=True`` is the 13-ReLU reading (``conv - BN - ReLU`` everywhere, same parameters),
+a named option only) and ``vgg16_keras`` (Sec. 5.5; geifmany/cifar-vgg
 ``cifar10vgg.py``, Liu & Deng 2015: the same 13 convolutions, each ``conv3x3 - ReLU - BN``
 with dropout 0.3 after the first and 0.4 after every other convolution that is not the last of
 its stage, dropout 0.5 after the last pooling, ``Dense(512) - ReLU - BN - Dropout(0.5) - Dense(10)``).
@@ -12,6 +17,7 @@ its stage, dropout 0.5 after the last pooling, ``Dense(512) - ReLU - BN - Dropou
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -38,6 +44,7 @@ class VGGConfig:
     channels: tuple[int, ...] = _CHANNELS
     layers: tuple[int, ...] = _LAYERS
     use_bn: bool = True
+    relu_every_layer: bool = False
     num_classes: int = 10
     in_channels: int = 3
 
@@ -55,29 +62,43 @@ class VGGConfig:
 
 
 class VGG(nn.Module):
-    """hysts' VGG: stages of ``conv3x3 [- BN] - ReLU``, each closed by 2x2 max pooling; one linear layer."""
+    """hysts' VGG: stages ``conv0 [- bn0] - relu - conv1 [- bn1] ... - pool`` (one ReLU per stage,
+    module docstring), then one linear layer; module names as hysts' (``stage1.conv0`` ...)."""
 
     def __init__(self, config: VGGConfig) -> None:
         super().__init__()
         self.config = config
         cin = config.in_channels
-        stages = []
-        for cout, n in zip(config.channels, config.layers):
-            layers: list[nn.Module] = []
-            for i in range(n):
-                layers.append(nn.Conv2d(cin if i == 0 else cout, cout, 3, 1, 1))
-                if config.use_bn:
-                    layers.append(nn.BatchNorm2d(cout))
-                layers.append(nn.ReLU(inplace=True))
-            layers.append(nn.MaxPool2d(2, 2))
-            stages.append(nn.Sequential(*layers))
+        stages = OrderedDict()
+        for k, (cout, n) in enumerate(zip(config.channels, config.layers), start=1):
+            stages[f"stage{k}"] = _hysts_stage(cin, cout, n, config.use_bn, config.relu_every_layer)
             cin = cout
-        self.features = nn.Sequential(*stages)
+        self.features = nn.Sequential(stages)
         self.fc = nn.Linear(cin, config.num_classes)
         self.apply(_init_vgg)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.features(x).flatten(1))
+
+
+def _hysts_stage(cin: int, cout: int, n: int, use_bn: bool, relu_every_layer: bool) -> nn.Sequential:
+    """hysts' ``Network._make_stage`` (``models/vgg.py`` lines 48-73, commit 1d76092).
+
+    hysts calls ``stage.add_module('relu', ...)`` for every layer; re-adding a name keeps its first
+    position, so the ReLU follows the first layer only. ``relu_every_layer`` names each ReLU apart
+    (``relu0``, ``relu1`` ...): the 13-ReLU variant.
+    """
+    mods: OrderedDict[str, nn.Module] = OrderedDict()
+    for i in range(n):
+        mods[f"conv{i}"] = nn.Conv2d(cin if i == 0 else cout, cout, 3, 1, 1)
+        if use_bn:
+            mods[f"bn{i}"] = nn.BatchNorm2d(cout)
+        if relu_every_layer:
+            mods[f"relu{i}"] = nn.ReLU(inplace=True)
+        elif i == 0:
+            mods["relu"] = nn.ReLU(inplace=True)
+    mods["pool"] = nn.MaxPool2d(2, 2)
+    return nn.Sequential(mods)
 
 
 def _init_vgg(module: nn.Module) -> None:

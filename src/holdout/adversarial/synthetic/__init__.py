@@ -41,49 +41,59 @@ Choices the paper leaves open (also in the README):
 - **Range U = 2**: the attack is not density-preserving, so a successful
   adversarial point can have h_g > 1/2 and U = 3/2 does not hold.
 
-Modules: :mod:`~holdout.adversarial.synthetic.mixture` (data, A.1),
-:mod:`~holdout.adversarial.synthetic.training` and
-:mod:`~holdout.adversarial.synthetic.kernel` (A.2),
-:mod:`~holdout.adversarial.synthetic.attack` (Sec. 4, tests of Sec. 3),
-:mod:`~holdout.adversarial.synthetic.config` (the config section); every public
-name is importable from ``holdout.adversarial.synthetic``.
+Modules: [`mixture`][holdout.adversarial.synthetic.mixture] (data, A.1),
+[`training`][holdout.adversarial.synthetic.training] and
+[`kernel`][holdout.adversarial.synthetic.kernel] (A.2),
+[`attacks`][holdout.adversarial.synthetic.attacks] (Sec. 4, tests of Sec. 3),
+[`grid`][holdout.adversarial.synthetic.grid] (the eps grid, numpy only),
+[`config`][holdout.adversarial.synthetic.config] (the config section); every public
+name of these is importable from ``holdout.adversarial.synthetic``. The workflow's steps are
+[`study`][holdout.adversarial.synthetic.study] (train a case, evaluate it, the tables beside the
+paper) and [`plots`][holdout.adversarial.synthetic.plots] (Figures 4, 7 and 8).
+
+Every name loads on first use (PEP 562), so that ``import holdout.adversarial.synthetic.grid``
+(what the workflow's rule files need at parse time) does not import scipy.
 """
 
-from holdout.adversarial.synthetic.attack import (
-    AttackEvaluation,
-    attack,
-    evaluate_attack,
-    evaluate_grid,
-    n_model_p_values,
-    pairwise_p_values,
-)
-from holdout.adversarial.synthetic.config import (
-    CASES,
-    case_seeds,
-    check_plot_eps,
-    dependent_transition,
-    eps_grid,
-    find_eps,
-    mixture_from_config,
-    train_spec_from_config,
-)
-from holdout.adversarial.synthetic.kernel import training_backend
-from holdout.adversarial.synthetic.mixture import (
-    Mixture,
-    log_density,
-    log_density_from_stats,
-    make_training_sets,
-    sample_mixture,
-    true_risk,
-)
-from holdout.adversarial.synthetic.training import (
-    RMSProp,
-    TrainedModels,
-    TrainSpec,
-    initial_parameters,
-    penalized_loss,
-    train_linear_batched,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from holdout._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from holdout.adversarial.synthetic.attacks import (
+        AttackEvaluation,
+        attack,
+        evaluate_attack,
+        evaluate_grid,
+        n_model_p_values,
+        pairwise_p_values,
+    )
+    from holdout.adversarial.synthetic.config import (
+        case_seeds,
+        dependent_transition,
+        mixture_from_config,
+        train_spec_from_config,
+    )
+    from holdout.adversarial.synthetic.grid import CASES, check_plot_eps, eps_grid, find_eps
+    from holdout.adversarial.synthetic.kernel import training_backend
+    from holdout.adversarial.synthetic.mixture import (
+        Mixture,
+        log_density,
+        log_density_from_stats,
+        make_training_sets,
+        sample_mixture,
+        true_risk,
+    )
+    from holdout.adversarial.synthetic.training import (
+        RMSProp,
+        TrainedModels,
+        TrainSpec,
+        initial_parameters,
+        penalized_loss,
+        train_linear_batched,
+    )
 
 __all__ = [
     "CASES",
@@ -114,3 +124,23 @@ __all__ = [
     "training_backend",
     "true_risk",
 ]
+
+# Each public name -> its submodule, imported on first access.
+_SUBMODULE_OF = {
+    **dict.fromkeys(
+        ("AttackEvaluation", "attack", "evaluate_attack", "evaluate_grid", "n_model_p_values", "pairwise_p_values"),
+        "attacks",
+    ),
+    **dict.fromkeys(("case_seeds", "dependent_transition", "mixture_from_config", "train_spec_from_config"), "config"),
+    **dict.fromkeys(("CASES", "check_plot_eps", "eps_grid", "find_eps"), "grid"),
+    "training_backend": "kernel",
+    **dict.fromkeys(
+        ("Mixture", "log_density", "log_density_from_stats", "make_training_sets", "sample_mixture", "true_risk"),
+        "mixture",
+    ),
+    **dict.fromkeys(
+        ("RMSProp", "TrainedModels", "TrainSpec", "initial_parameters", "penalized_loss", "train_linear_batched"),
+        "training",
+    ),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _SUBMODULE_OF)

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from holdout.adversarial.synthetic.grid import CASES, check_plot_eps, eps_grid, find_eps
 from holdout.adversarial.synthetic.mixture import Mixture
 from holdout.adversarial.synthetic.training import RMSProp, TrainSpec
-from holdout.adversarial.synthetic_grid import CASES, check_plot_eps, eps_grid, find_eps
 
 if TYPE_CHECKING:
     import pandas as pd

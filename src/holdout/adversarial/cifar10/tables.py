@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial.imagenet import attack_range, figure5_table
+from holdout.adversarial.per_image import attack_range, figure5_table
 from holdout.adversarial.stats import n_model_test
 from holdout.adversarial.translation import (
     ATTACKS,
@@ -39,7 +39,7 @@ def pvalue_table(
 ) -> pd.DataFrame:
     """Every p-value: per (model, set), AEG and sample size, the pairwise test (6)-(7) and
     the interval test of Sec. 3.1 (columns of
-    :func:`holdout.adversarial.imagenet.figure5_table`), with columns ``model``, ``set``,
+    :func:`holdout.adversarial.per_image.figure5_table`), with columns ``model``, ``set``,
     ``aeg``, ``sample_size``, ``p_value`` first. Sub-samples are prefixes of one seeded
     permutation per set size, so every model of a set sees the same images."""
     tables = []

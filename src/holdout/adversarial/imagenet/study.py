@@ -32,9 +32,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from holdout.adversarial.per_image import (
+    attack_columns,
+    attack_range,
+    figure5_table,
+    per_image_tests,
+    result_frame,
+    sample_indices,
+)
 from holdout.adversarial.translation import (
     ATTACKS,
-    DETERMINISTIC_ATTACKS,
     TranslationAttackResult,
     concatenate_results,
     translation_attacks,
@@ -118,17 +125,6 @@ def image_folder(root: str | Path, resize: int, *, key: str = "adversarial_image
                 + (f", e.g. {bad[:3]} are not WordNet ids" if bad else "")
             )
     return ds
-
-
-def sample_indices(n: int, size: int | None, seed: int) -> np.ndarray:
-    """A uniform sample without replacement of ``size`` of ``range(n)`` (sorted);
-    everything when ``size`` is None or >= n."""
-    if size is None or size >= n:
-        return np.arange(n, dtype=np.int64)
-    if size < 1:
-        raise ValueError(f"sample size must be >= 1, got {size}")
-    rng = np.random.default_rng([int(seed), 0x5A])
-    return np.sort(rng.choice(n, size=int(size), replace=False)).astype(np.int64)
 
 
 def build_model(name: str, weights: str, seed: int) -> torch.nn.Module:
@@ -296,27 +292,6 @@ def attack_split(
     return frame
 
 
-def result_frame(result: TranslationAttackResult, paths: Sequence[str]) -> pd.DataFrame:
-    """Per-image table: index, path, label, loss, forward passes, and per attack
-    ``<a>_adv_loss``, ``<a>_density`` (NaN where unused), ``<a>_n``, ``<a>_v_row``, ``<a>_v_col``."""
-    df = pd.DataFrame(
-        {
-            "index": result.indices,
-            "path": list(paths),
-            "label": result.labels,
-            "loss": result.losses,
-            "forward_passes": result.forward_passes,
-        }
-    )
-    for a, o in result.outcomes.items():
-        df[f"{a}_adv_loss"] = o.adv_losses
-        df[f"{a}_density"] = o.densities
-        df[f"{a}_n"] = o.n_neighbours
-        df[f"{a}_v_row"] = o.offsets[:, 0]
-        df[f"{a}_v_col"] = o.offsets[:, 1]
-    return df
-
-
 def image_paths(dataset: Any, root: str | Path, indices: Sequence[int]) -> list[str]:
     """The paths, relative to ``root``, of the images ``indices`` of an :func:`image_folder` dataset."""
     return [str(Path(dataset.samples[int(i)][0]).relative_to(Path(root))) for i in indices]
@@ -335,76 +310,6 @@ def describe_result(result: TranslationAttackResult) -> str:
         f"test error {result.losses.mean():.4f}; {result.forward_passes.mean():.1f} forward passes per image; "
         f"success rates: {rates}"
     )
-
-
-# ---------------------------------------------------------------------------
-# the tests on the per-image results (Sec. 3, Figure 5)
-# ---------------------------------------------------------------------------
-def attack_range(attack: str) -> tuple[float, tuple[float, float] | None]:
-    """(U, claimed range of T_i) for the pairwise test (6).
-
-    Deterministic translational AEGs have h_g <= 1/2 at successful points, so
-    T_i in [-1, 1/2] and U = 3/2 (Sec. 5.1, used in the paper's experiments). The
-    random baselines can have h_g up to |V| / (|V| + 1) there, so they get U = 2.
-    """
-    if attack in DETERMINISTIC_ATTACKS:
-        return 1.5, (-1.0, 0.5)
-    return 2.0, (-1.0, 1.0)
-
-
-def _attack_columns(df: pd.DataFrame) -> list[str]:
-    return [a for a in ATTACKS if f"{a}_adv_loss" in df.columns]
-
-
-def _tests(df: pd.DataFrame, attack: str, confidence_delta: float) -> dict[str, float]:
-    from holdout.adversarial.stats import interval_test, pairwise_test, t_statistic
-
-    losses = df["loss"].to_numpy(float)
-    adv = df[f"{attack}_adv_loss"].to_numpy(float)
-    dens = df[f"{attack}_density"].to_numpy(float)
-    U, rng = attack_range(attack)
-    t = t_statistic(losses, adv, dens)
-    pt = pairwise_test(t, U, expected_range=rng)
-    it = interval_test(losses, adv, dens, confidence_delta=confidence_delta)
-    return {
-        "statistic": pt.statistic,
-        "variance": pt.variance,
-        "U": U,
-        "p_value": pt.p_value,
-        "log_p_value": pt.log_p_value,
-        "R_S": it.test_error,
-        "R_S_lo": it.test_error - it.bound_test,
-        "R_S_hi": it.test_error + it.bound_test,
-        "R_g": it.adversarial_risk,
-        "R_g_lo": it.adversarial_risk - it.bound_adversarial,
-        "R_g_hi": it.adversarial_risk + it.bound_adversarial,
-        "interval_p_value": it.p_value,
-        "intervals_disjoint": bool(it.disjoint),
-    }
-
-
-def figure5_table(
-    df: pd.DataFrame,
-    sample_sizes: Sequence[int],
-    *,
-    seed: int,
-    confidence_delta: float = 0.025,
-) -> pd.DataFrame:
-    """Figure 5 data: per attack and sample size m, the pairwise test on the first m
-    images of a seeded permutation, and R_S, R_g with (1 - delta) intervals (3)-(4).
-
-    Sizes above the number of images are dropped; the full sample is always the
-    last size.
-    """
-    n = len(df)
-    sizes = sorted({int(s) for s in sample_sizes if 1 <= int(s) < n} | {n})
-    perm = np.random.default_rng([int(seed), 0xF5]).permutation(n)
-    rows = []
-    for m in sizes:
-        sub = df.iloc[perm[:m]]
-        for a in _attack_columns(df):
-            rows.append({"attack": a, "sample_size": m, **_tests(sub, a, confidence_delta)})
-    return pd.DataFrame(rows)
 
 
 def figure5_tables(
@@ -432,7 +337,7 @@ def summary_table(frames: dict[tuple[str, str], pd.DataFrame], confidence_delta:
     rows = []
     for (model, split), df in frames.items():
         correct = df["loss"].to_numpy() == 0
-        for a in _attack_columns(df):
+        for a in attack_columns(df):
             adv = df[f"{a}_adv_loss"].to_numpy()
             rows.append(
                 {
@@ -440,7 +345,7 @@ def summary_table(frames: dict[tuple[str, str], pd.DataFrame], confidence_delta:
                     "split": split,
                     "attack": a,
                     "m": len(df),
-                    **_tests(df, a, confidence_delta),
+                    **per_image_tests(df, a, confidence_delta),
                     "success_rate": float(np.mean(adv[correct] == 1)) if correct.any() else float("nan"),
                     "forward_passes_per_image": float(df["forward_passes"].mean()),
                 }

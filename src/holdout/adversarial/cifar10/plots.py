@@ -26,6 +26,9 @@ _STYLE = {
     "random": {"color": "tab:green", "marker": "^"},
     "random2": {"color": "tab:red", "marker": "v"},
 }
+#: the title line and CSV label of our Figure 2: an analogue on CIFAR-10, not the paper's ImageNet figure
+FIGURE2_LABEL = "Analogue of Werpachowski et al. Fig. 2 on CIFAR-10 (the paper's: ImageNet, VGG16)"
+
 _SET_TITLE = {"train": "training subset", "test": "test set"}
 
 
@@ -122,7 +125,7 @@ def plot_pvalue_vs_error(pvalues: pd.DataFrame, alpha: float = 0.05) -> tuple[Fi
 
 def plot_figure1(table: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
     """Werpachowski et al. Figure 1: CIFAR-10 test accuracy of the published models by year of
-    publication (``table`` from :func:`holdout.adversarial.cifar10_figures.figure1_table`)."""
+    publication (``table`` from :func:`holdout.adversarial.cifar10.figures.figure1_table`)."""
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     ax.scatter(table["year"], table["accuracy"], s=22, color="tab:blue", alpha=0.8)
     ax.set_xlabel("year")
@@ -139,10 +142,13 @@ def plot_figure1(table: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
 def plot_figure2(
     original: np.ndarray, translated: np.ndarray, example: dict, classes: list[str]
 ) -> tuple[Figure, pd.DataFrame]:
-    """Werpachowski et al. Figure 2: the original image (left, with its prediction) and its
-    adversarial translation (right, with the vector v = (dx, dy) and the prediction). ``original``
-    and ``translated``: uint8 H x W x 3 windows; ``example`` from
-    :func:`holdout.adversarial.cifar10_figures.figure2_example`."""
+    """An analogue of Werpachowski et al. Figure 2 on CIFAR-10, not the paper's figure (an ImageNet
+    image, VGG16, a (5, 5) translation, "scale, weighing machine" -> "toaster"): the original
+    window of a 32 x 32 CIFAR-10 test image (left, with a seeds model's prediction) and its
+    adversarial translation (right, with the vector v = (dx, dy) and the prediction), shown pixel
+    by pixel. ``original`` and ``translated``: uint8 H x W x 3 windows; ``example`` from
+    :func:`holdout.adversarial.cifar10.figures.figure2_example`. The title and the CSV's
+    ``figure`` column say that it is an analogue."""
     fig, axes = plt.subplots(1, 2, figsize=(5.6, 3.2))
     dx, dy = int(example["v_col"]), int(example["v_row"])
     titles = [
@@ -155,13 +161,15 @@ def plot_figure2(
         ax.set_xticks([])
         ax.set_yticks([])
     fig.suptitle(
-        f"{example['model']}, CIFAR-10 test image {example['index']} (true class: {classes[example['label']]})",
+        f"{FIGURE2_LABEL}\n{example['model']}, CIFAR-10 test image {example['index']} "
+        f"(true class: {classes[example['label']]})",
         fontsize=9,
     )
     fig.tight_layout()
     data = pd.DataFrame(
         [
             {
+                "figure": FIGURE2_LABEL,
                 "model": example["model"],
                 "index": int(example["index"]),
                 "label": classes[example["label"]],

@@ -5,9 +5,10 @@ seeds models.
   publication (the paper's data: Recht et al. 2018). Accuracies are computed from the
   published predictions; each year comes from the paper that introduced the model
   (``data/werpachowski_model_years.csv``, one citation per row).
-- Figure 2: an adversarial example made by a translation, chosen among the images on which the
-  strongest AEG (Appendix B: the misclassified translation with the largest excess logit)
-  succeeds, on the seeds models.
+- Figure 2, as an analogue (the paper's is an ImageNet image on VGG16): an adversarial example
+  made by a translation of a CIFAR-10 test image, chosen among the images on which the strongest
+  AEG (Appendix B: the misclassified translation with the largest excess logit) succeeds, on the
+  seeds models.
 - :func:`seed_model_translations`: the translations file
   (:mod:`holdout.adversarial.translations_file`) of seeds checkpoints on CIFAR-10 images.
 """
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial.cifar10 import CANVAS, check_window
+from holdout.adversarial.cifar10.window import CANVAS, check_window
 from holdout.predictions import Predictions
 
 __all__ = [
@@ -96,7 +97,7 @@ def strongest_successes(frames: dict[str, pd.DataFrame], aeg: str = "strongest")
 
 
 def figure2_example(successes: pd.DataFrame, logits_original: np.ndarray, logits_translated: np.ndarray) -> dict:
-    """Figure 2's example: the success of the strongest AEG whose translated image has the largest
+    """The example of our Figure 2 analogue: the success of the strongest AEG whose translated image has the largest
     excess logit max_i l_i - l_y (the AEG's own criterion, Appendix B), i.e. the most confident
     error; ties to the first row. ``logits_*``: the model's logits on each row's original and
     translated window. Returns the row with both predictions and the excess logit."""
@@ -127,7 +128,7 @@ def seed_model_translations(
     N x 32 x 32 x 3): every model on the centre ``window`` moved by every offset within 3 eps."""
     import torch
 
-    from holdout.adversarial.cifar10 import windowed_classifier
+    from holdout.adversarial.cifar10.attack import windowed_classifier
     from holdout.adversarial.translations_file import make_translations_file
     from holdout.training import load_checkpoint
 
@@ -170,7 +171,7 @@ def success_logits(
     by ``successes["index"]``)."""
     import torch
 
-    from holdout.adversarial.cifar10 import windowed_classifier
+    from holdout.adversarial.cifar10.attack import windowed_classifier
     from holdout.training import load_checkpoint
 
     device = torch.device(device)

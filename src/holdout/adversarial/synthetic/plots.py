@@ -325,7 +325,7 @@ def plot_figure8(table: pd.DataFrame) -> plt.Figure:
 
 def synthetic_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     """Every figure of the synthetic experiment from the tables of
-    :func:`holdout.adversarial.study.synthetic_figure_tables`, keyed figure4, figure7_pvalues,
+    :func:`holdout.adversarial.synthetic.study.synthetic_figure_tables`, keyed figure4, figure7_pvalues,
     risks, densities, histograms, figure8."""
     return {
         "figure4": plot_figure4(tables["figure4"]),

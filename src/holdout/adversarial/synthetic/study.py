@@ -5,7 +5,7 @@ Figure 4, Figure 7 (rows 1-3, last row) and Figure 8, and the summary beside the
 Pure functions over the per-run / per-group / training tables of
 :func:`holdout.adversarial.synthetic.evaluate_grid` and the training rule (each with a ``case``
 column); ``workflow/scripts/adversarial_synthetic_figures.py`` reads them, calls
-:func:`synthetic_figure_tables`, :func:`holdout.adversarial.plots.synthetic_figures` and
+:func:`synthetic_figure_tables`, :func:`holdout.adversarial.synthetic.plots.synthetic_figures` and
 :func:`paper_comparison`, and writes the outputs.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial import plots as pa
 from holdout.adversarial import synthetic as syn
+from holdout.adversarial.synthetic import plots as pa
 
 __all__ = [
     "FIGURE4_COLUMNS",

@@ -25,7 +25,7 @@ batches mixing images, and reused by all attacks and densities. The tests:
 - the N-model test over all seeds (Sec. 3.3 (ii)), per set, AEG and sample size.
 
 The tables (p-values, the N-model test, the summary) are in
-:mod:`holdout.adversarial.cifar10_tables` (re-exported here).
+:mod:`holdout.adversarial.cifar10.tables` (re-exported here).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from holdout.adversarial.cifar10_tables import (
+from holdout.adversarial.cifar10.tables import (
     n_model_table,
     pvalue_markdown,
     pvalue_table,
@@ -48,9 +48,9 @@ from holdout.adversarial.cifar10_tables import (
     rejection_summary,
     summary_tables,
 )
-from holdout.adversarial.cifar10_window import _KEY, CANVAS, check_window, resolve_window_eps
-from holdout.adversarial.imagenet import result_frame
-from holdout.adversarial.imagenet import sample_indices as _sample_indices
+from holdout.adversarial.cifar10.window import _KEY, CANVAS, check_window, resolve_window_eps
+from holdout.adversarial.per_image import result_frame
+from holdout.adversarial.per_image import sample_indices as _sample_indices
 from holdout.adversarial.translation import (
     ATTACKS,
     TranslationAttackResult,
@@ -79,6 +79,7 @@ __all__ = [
     "read_recipe",
     "read_train_subset",
     "rejection_summary",
+    "resolve_device",
     "resolve_window_eps",
     "sample_indices",
     "summary_tables",
@@ -96,6 +97,14 @@ def sample_indices(n: int, size: int | None, seed: int) -> np.ndarray:
     """A uniform sample without replacement of ``size`` of ``range(n)`` (sorted), the same
     for every model; everything when ``size`` is None or >= n."""
     return _sample_indices(n, size, seed)
+
+
+def resolve_device(spec: str) -> torch.device:
+    """The device of ``adversarial_cifar10.device``: [`select_device`][holdout.training.device.select_device]
+    (``"auto"``: cuda, then mps, then cpu); a device this machine lacks is refused naming that key."""
+    from holdout.training.device import select_device
+
+    return select_device(spec, key=f"{_KEY}.device")
 
 
 def read_recipe(path: str | Path) -> dict:

@@ -1,0 +1,140 @@
+"""``holdout audit FILE --correctness``: the audit of a K x n correctness matrix (0/1 or pass rates).
+
+Every lens that needs only correctness (holdout.leaderboards): accuracy with intervals, similarity
+against independent errors, covering numbers, difficulty, the three bounds of Mania et al., Rip van
+Winkle's Razor on the selected model and (0/1 matrices, ``--adaptive``) the adaptive analyst lens.
+With ``--item-dates``, ``--model-dates`` and ``--split`` also the contamination lens
+([`contamination`][holdout.leaderboards.contamination]). The result is an ordinary
+[`AuditResult`][holdout.audit.run.AuditResult], written by [`write_audit`][holdout.audit.run.write_audit].
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+
+from holdout.audit.adaptive_lens import adaptive_lens
+from holdout.audit.core import AuditError, BoundsLens, RvwLens, SimilarityLens
+from holdout.audit.run import AuditOptions, AuditResult
+from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
+from holdout.leaderboards.dates import parse_date, read_dates
+from holdout.leaderboards.lenses import CorrectnessLenses, correctness_lenses
+from holdout.leaderboards.outputs import write_contamination
+from holdout.predictions import Predictions
+from holdout.rvw.bound import rvw_bound
+
+__all__ = ["contamination_of", "correctness_result", "load_correctness", "write_contamination_lens"]
+
+
+def load_correctness(path: str, model_names: list[str] | None, samples: int | None) -> CorrectnessMatrix:
+    """[`read_correctness`][holdout.leaderboards.read_correctness], its error as an AuditError line."""
+    try:
+        return read_correctness(path, model_names, samples)
+    except CorrectnessError as exc:
+        raise AuditError(str(exc)) from None
+
+
+def _as_predictions(c: CorrectnessMatrix, test_set: str) -> Predictions:
+    """A 0/1 matrix as two-class predictions (label 0 everywhere, prediction 1 where wrong)."""
+    labels = np.zeros(c.shape[1], dtype=np.int64)
+    wrong = (c.values < 0.5).astype(np.int64)
+    return Predictions.create(wrong, labels, c.model_names, num_classes=2, test_set=test_set)
+
+
+def _rvw(lenses: CorrectnessLenses, options: AuditOptions) -> RvwLens | None:
+    if options.rvw_bits is None:
+        return None
+    acc = lenses.accuracy
+    row = acc.iloc[0] if options.selected is None else acc[acc["model"] == options.selected].squeeze()
+    if options.selected is not None and acc[acc["model"] == options.selected].empty:
+        raise AuditError(f"--selected {options.selected}: no such model")
+    n, err = int(row["n"]), 1.0 - float(row["correct"]) / int(row["n"])
+    bound = float(rvw_bound(err, options.rvw_bits, n, C=options.rvw_C, delta=options.delta))
+    return RvwLens(str(row["model"]), err, n, options.rvw_bits, options.rvw_detail, options.rvw_C, options.delta, bound)
+
+
+def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str) -> AuditResult:
+    """Every correctness lens of ``options.lenses`` as an [`AuditResult`][holdout.audit.run.AuditResult]."""
+    if c.shape[0] < 2:
+        raise AuditError(f"{source}: 1 model, but the similarity and bounds lenses need at least 2")
+    lenses = correctness_lenses(c, options.etas, options.eps, options.delta, options.alpha)
+    s = lenses.summary
+    bounds = BoundsLens(
+        c.shape[1], s.mean_accuracy, s.mean_similarity, options.eps, options.delta, *lenses.testable, c.shape[0]
+    )
+    notes = [
+        f"Correctness matrix: {c.shape[0]} models x {c.shape[1]} items, "
+        + (
+            "0/1 entries (exact Clopper-Pearson intervals)."
+            if c.binary
+            else f"pass rates{'' if c.samples is None else f' over {c.samples} samples'} (intervals: Beta "
+            "quantiles of the real-valued count; similarity: expected agreement of the 0-1 losses)."
+        )
+    ]
+    if "new" in options.lenses:
+        notes.append("New test set: give --item-dates, --model-dates and --split for the split by date.")
+    adaptive = None
+    if options.adaptive and c.binary:
+        adaptive = adaptive_lens(_as_predictions(c, Path(source).stem))
+    elif options.adaptive:
+        notes.append("Adaptive analyst lens: not run (it needs 0/1 correctness, not pass rates).")
+    sim = SimilarityLens(s, lenses.pairs, lenses.covering, lenses.difficulty)
+    return AuditResult(
+        source,
+        Path(source).stem,
+        options,
+        lenses.accuracy,
+        similarity=sim if "similarity" in options.lenses else None,
+        bounds=bounds if "bounds" in options.lenses else None,
+        rvw=_rvw(lenses, options) if "rvw" in options.lenses else None,
+        notes=tuple(notes),
+        adaptive=adaptive,
+    )
+
+
+def contamination_of(c: CorrectnessMatrix, args: argparse.Namespace) -> Contamination | None:
+    """The split by date of ``--item-dates``, ``--model-dates``, ``--split`` (None without them),
+    computed before anything is written."""
+    given = [args.item_dates, args.model_dates, args.split]
+    if all(v is None for v in given):
+        return None
+    if any(v is None for v in given):
+        raise AuditError("--item-dates, --model-dates and --split go together (give all three)")
+    items = _item_names(args.predictions, tuple(str(i + 1) for i in range(c.shape[1])))
+    try:
+        item_dates = read_dates(args.item_dates, items, "item")
+        model_dates = read_dates(args.model_dates, c.model_names, "model")
+        split = parse_date(args.split, "--split")
+        return contamination(c, item_dates, model_dates, split, args.alpha, args.band_level)
+    except CorrectnessError as exc:
+        raise AuditError(str(exc)) from None
+
+
+def write_contamination_lens(result: Contamination, source: str, out: str | Path) -> dict[str, object]:
+    """The contamination figure, CSVs and JSON in ``out``, added to its ``summary.json``."""
+    split = str(result.split)
+    summary = write_contamination(result, Path(out) / "contamination.png", f"{Path(source).name}: split {split}")
+    bad = summary["contaminated"]
+    summary["verdict"] = (
+        f"{len(bad)} of {summary['placed_models']} models with a cut-off on or after {split} lie significantly "
+        f"below the line of the {summary['line_models']} earlier models (one-sided, Holm): "
+        + (", ".join(bad[:8]) + (" ..." if len(bad) > 8 else "") if bad else "no sign of contamination")
+    )
+    path = Path(out) / "summary.json"
+    full = json.loads(path.read_text())
+    full["contamination"] = summary
+    path.write_text(json.dumps(full, indent=2) + "\n")
+    return summary
+
+
+def _item_names(path: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """Item ids: the CSV header's item columns, else 1..n (a .npy matrix)."""
+    if Path(path).suffix.lower() != ".csv":
+        return default
+    with open(path, newline="") as fh:
+        header = next(csv.reader(fh))
+    return tuple(h.strip() for h in header[1:])

@@ -1,0 +1,84 @@
+"""The audit's leaderboard inputs on the command line: ``--correctness``, ``--accuracies``, dates.
+
+[`add_leaderboard_arguments`][holdout.audit.leaderboard_cli.add_leaderboard_arguments] adds the
+options to ``holdout audit``; [`run_leaderboard_audit`][holdout.audit.leaderboard_cli.run_leaderboard_audit]
+runs the audit they ask for (None when they ask for none, and the predictions audit runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from holdout.audit.accuracy_table import run_accuracy_table
+from holdout.audit.core import AuditError, selection_bits
+from holdout.audit.correctness import contamination_of, correctness_result, load_correctness, write_contamination_lens
+from holdout.audit.inputs import check_input_path, check_out_dir
+from holdout.audit.run import AuditOptions, write_audit
+
+__all__ = ["add_leaderboard_arguments", "run_leaderboard_audit"]
+
+
+def add_leaderboard_arguments(p: argparse.ArgumentParser) -> None:
+    """``--correctness``, ``--samples``, ``--accuracies``, ``--columns``, ``--sizes``, the date options."""
+    g = p.add_argument_group("leaderboards (no per-item predictions or labels)")
+    g.add_argument(
+        "--correctness",
+        action="store_true",
+        help="PREDICTIONS is a K x n correctness matrix: CSV with a header row, the model name in the first "
+        "column and one column per item, or .npy (with --model-names); entries 0/1 or pass rates in [0, 1]",
+    )
+    g.add_argument("--samples", type=int, help="the pass rates are over m samples per item (checked: multiples of 1/m)")
+    g.add_argument(
+        "--accuracies",
+        metavar="TABLE.csv",
+        help="audit a table of accuracies instead: a 'model' column and one column per test set (percent or fractions)",
+    )
+    g.add_argument("--columns", nargs=2, metavar=("ORIG", "NEW"), help="the original and the new test set's columns")
+    g.add_argument("--sizes", nargs=2, type=int, metavar=("N_ORIG", "N_NEW"), help="the two test sets' sizes")
+    g.add_argument("--item-dates", help="CSV (item, YYYY-MM-DD): each item's release date (with --correctness)")
+    g.add_argument("--model-dates", help="CSV (model, YYYY-MM-DD): each model's training cut-off")
+    g.add_argument("--split", help="YYYY-MM-DD: items before it are the original set, items from it on the new one")
+
+
+def _options(args: argparse.Namespace) -> AuditOptions:
+    bits, detail = (None, "")
+    if args.rvw_description is not None or args.search_size is not None:
+        bits, detail = selection_bits(args.rvw_description, args.search_size)
+    lenses = args.lenses.split(",") if isinstance(args.lenses, str) else args.lenses
+    return AuditOptions(
+        eps=args.eps,
+        delta=args.delta,
+        alpha=args.alpha,
+        band_level=args.band_level,
+        lenses=tuple(x.strip() for x in lenses if x.strip()),
+        rvw_bits=bits,
+        rvw_detail=detail,
+        rvw_C=args.rvw_C,
+        selected=args.selected,
+        adaptive=bool(getattr(args, "adaptive", False)),
+    )
+
+
+def run_leaderboard_audit(args: argparse.Namespace) -> dict[str, object] | None:
+    """The accuracy-table or correctness audit of ``args`` (its summary), or None for neither."""
+    dated = args.item_dates is not None or args.model_dates is not None or args.split is not None
+    if args.accuracies is not None:
+        if args.predictions is not None or args.correctness:
+            raise AuditError("--accuracies audits a table on its own: give no PREDICTIONS / --correctness with it")
+        check_out_dir(args.out)
+        return run_accuracy_table(args)
+    if not args.correctness:
+        if args.samples is not None or dated or args.columns or args.sizes:
+            raise AuditError("--samples, --columns, --sizes and the date options need --correctness or --accuracies")
+        return None
+    if args.predictions is None:
+        raise AuditError("--correctness: give the correctness matrix file (PREDICTIONS)")
+    path = check_input_path(args.predictions, "correctness")
+    c = load_correctness(str(path), args.model_names, args.samples)
+    dates = contamination_of(c, args)
+    result = correctness_result(c, _options(args), str(path))
+    check_out_dir(args.out)
+    summary = write_audit(result, args.out)
+    if dates is not None:
+        summary["contamination"] = write_contamination_lens(dates, str(path), args.out)
+    return summary

@@ -1,0 +1,64 @@
+"""The options and the result of one audit: what [`run_audit`][holdout.audit.run.run_audit] takes and
+returns, and what [`render_report`][holdout.audit.report.render_report] reads (both import it from here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from holdout.audit.adaptive_lens import AdaptiveLens
+from holdout.audit.adversarial_lens import AdversarialLens
+from holdout.audit.core import AuditError, BoundsLens, NewSetLens, RvwLens, SimilarityLens, check_open_unit
+
+__all__ = ["LENSES", "AuditOptions", "AuditResult"]
+
+#: every lens, in report order
+LENSES = ("accuracy", "new", "similarity", "bounds", "rvw", "adversarial")
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    """Settings of one audit (the CLI's options). ``rvw_bits`` / ``rvw_detail`` come from
+    :func:`holdout.audit.selection_bits`; None skips the Rip van Winkle lens."""
+
+    eps: float = 0.01
+    delta: float = 0.05
+    alpha: float = 0.05
+    band_level: float = 0.95
+    etas: tuple[float, ...] = tuple(np.round(np.linspace(0.5, 1.0, 51), 4))
+    lenses: tuple[str, ...] = LENSES
+    rvw_bits: int | None = None
+    rvw_detail: str = ""
+    rvw_C: float = 5000.0
+    selected: str | None = None
+    translations: str | None = None
+    adaptive: bool = False  # the adaptive analyst lens (--adaptive): seconds to minutes, so opt-in
+
+    def __post_init__(self) -> None:
+        for name in ("eps", "delta", "alpha", "band_level"):
+            check_open_unit(f"--{name.replace('_', '-')}", getattr(self, name))
+        unknown = [lens for lens in self.lenses if lens not in LENSES]
+        if unknown:
+            raise AuditError(f"--lenses: unknown lens(es) {unknown}; choose from {', '.join(LENSES)}")
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Everything the audit computed; lenses that were not run (or lacked inputs) are None."""
+
+    source: str
+    test_set: str
+    options: AuditOptions
+    accuracy: pd.DataFrame
+    new: NewSetLens | None = None
+    new_source: str | None = None
+    similarity: SimilarityLens | None = None
+    bounds: BoundsLens | None = None
+    rvw: RvwLens | None = None
+    notes: tuple[str, ...] = field(default=())
+    adversarial: AdversarialLens | None = None
+    inputs: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = field(default=())
+    adaptive: AdaptiveLens | None = None

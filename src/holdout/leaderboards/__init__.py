@@ -1,0 +1,60 @@
+"""The four lenses on any benchmark: correctness matrices, accuracy tables, contamination by date.
+
+- [`holdout.leaderboards.correctness`][holdout.leaderboards.correctness]: K models x n items,
+  0/1 or pass rates: accuracy intervals, similarity, covering numbers, difficulty.
+- [`holdout.leaderboards.fits`][holdout.leaderboards.fits]: accuracy tables: Clopper-Pearson from
+  sizes, the linear and probit fits, effective robustness with a Holm-corrected test.
+- [`holdout.leaderboards.dates`][holdout.leaderboards.dates]: items split by date, the line of the
+  clean models, contamination verdicts.
+- [`holdout.leaderboards.sources`][holdout.leaderboards.sources]: readers of timm's tables, the
+  ImageNet robustness testbed, EvalPlus and LiveCodeBench.
+- [`holdout.leaderboards.plots`][holdout.leaderboards.plots]: the study's figures;
+  [`holdout.leaderboards.outputs`][holdout.leaderboards.outputs]: the files both the CLI and the
+  study write.
+
+Correctness matrices
+--------------------
+- :class:`CorrectnessMatrix`      K x n entries in [0, 1]; :class:`CorrectnessError` for bad input.
+- :func:`read_correctness`        a CSV (model name first) or .npy matrix, checked.
+- :func:`accuracy_intervals`      accuracy with exact (0/1) or stated (pass rates) intervals.
+- :func:`similarity_matrix`       Mania et al.'s agreement of 0-1 losses (its expectation for rates).
+- :func:`similarity_summary`      pairs against independent errors.
+
+Accuracy tables
+---------------
+- :func:`accuracy_table_audit`    intervals, gap, linear and probit fits -> :class:`AccuracyTableAudit`.
+- :func:`probit_fit`              least squares on the probit scale (Miller et al. 2021).
+- :func:`effective_robustness`    distance to the probit line with an interval and a test.
+- :func:`holm`                    Holm's step-down adjusted p-values.
+
+Dates
+-----
+- :func:`contamination`           items split by date, the clean models' line -> :class:`Contamination`.
+"""
+
+from holdout.leaderboards.correctness import (
+    CorrectnessError,
+    CorrectnessMatrix,
+    accuracy_intervals,
+    read_correctness,
+    similarity_matrix,
+    similarity_summary,
+)
+from holdout.leaderboards.dates import Contamination, contamination
+from holdout.leaderboards.fits import AccuracyTableAudit, accuracy_table_audit, effective_robustness, holm, probit_fit
+
+__all__ = [
+    "AccuracyTableAudit",
+    "Contamination",
+    "CorrectnessError",
+    "CorrectnessMatrix",
+    "accuracy_intervals",
+    "accuracy_table_audit",
+    "contamination",
+    "effective_robustness",
+    "holm",
+    "probit_fit",
+    "read_correctness",
+    "similarity_matrix",
+    "similarity_summary",
+]

@@ -1,0 +1,223 @@
+"""Accuracy tables: intervals from sizes, the linear and the probit fit, effective robustness.
+
+A table of accuracies of K models on an original and a new test set (no per-item predictions)
+is enough for Recht et al.'s (2019) question: the gap per model, the line of new on original
+accuracy (linear scale, Recht et al. 2018 Eq. 3) and its probit-scale counterpart ("accuracy on
+the line", Miller et al. 2021; the probit axes of Recht et al. 2019 Figure 1), each with standard
+errors and the pointwise band, and each model's distance to the probit line (effective
+robustness, Taori et al. 2020) with an interval and a Holm-corrected test.
+
+Accuracies here are fractions in [0, 1]; the tables (:func:`accuracy_table_audit`) are in percent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from holdout.stats import LinearFit, fit_band, linear_fit
+
+__all__ = [
+    "AccuracyTableAudit",
+    "EffectiveRobustness",
+    "accuracy_table_audit",
+    "clopper_pearson_many",
+    "effective_robustness",
+    "holm",
+    "probit",
+    "probit_fit",
+]
+
+
+def clopper_pearson_many(k: npt.ArrayLike, n: npt.ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorized exact Clopper-Pearson 1 - alpha intervals of k / n (Recht et al. 2018, Sec. 3.2).
+
+    The Beta quantiles B(alpha/2; k, n - k + 1) and B(1 - alpha/2; k + 1, n - k), with 0 / 1 at
+    k = 0 / k = n: the same numbers as [`clopper_pearson`][holdout.stats.clopper_pearson], one
+    array call instead of one call per model.
+    """
+    from scipy import stats
+
+    k = np.asarray(k, dtype=float)
+    n = np.broadcast_to(np.asarray(n, dtype=float), k.shape)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if np.any(~np.isfinite(k)) or np.any(k < 0) or np.any(k > n) or np.any(n <= 0):
+        raise ValueError("clopper_pearson_many needs 0 <= k <= n and n > 0")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
+        high = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
+    return low, high
+
+
+def probit(p: npt.ArrayLike, n: npt.ArrayLike) -> np.ndarray:
+    """Phi^-1(p) with p clipped to [1/(2n), 1 - 1/(2n)], so 0 % and 100 % stay finite."""
+    from scipy import stats
+
+    p = np.asarray(p, dtype=float)
+    half = 0.5 / np.asarray(n, dtype=float)
+    return stats.norm.ppf(np.clip(p, half, 1 - half))
+
+
+def probit_fit(original: npt.ArrayLike, new: npt.ArrayLike, n_original: int, n_new: int) -> LinearFit:
+    """Least squares of Phi^-1(new) on Phi^-1(original) (Miller et al. 2021, Sec. 2): slope,
+    intercept and standard errors on the probit scale ([`linear_fit`][holdout.stats.linear_fit])."""
+    return linear_fit(probit(original, n_original), probit(new, n_new))
+
+
+def holm(p_values: npt.ArrayLike) -> np.ndarray:
+    """Holm (1979) step-down adjusted p-values: reject H_i at level a when adjusted p_i <= a.
+
+    p_(j) is multiplied by K - j + 1 (j = 1 for the smallest), made non-decreasing by a running
+    maximum, capped at 1.
+    """
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    k = p.size
+    adjusted = np.minimum(np.maximum.accumulate(p[order] * (k - np.arange(k))), 1.0)
+    out = np.empty(k)
+    out[order] = adjusted
+    return out
+
+
+@dataclass(frozen=True)
+class EffectiveRobustness:
+    """Per model: distance to the probit line, new accuracy minus Phi(fitted probit) (fractions),
+    its 1 - alpha interval, the z statistic on the probit scale, p-values (raw, Holm) and the
+    verdict ``significant`` (Holm-adjusted p <= alpha)."""
+
+    value: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    z: np.ndarray
+    p: np.ndarray
+    p_holm: np.ndarray
+    significant: np.ndarray
+
+
+def _probit_variance(p: np.ndarray, n: int) -> np.ndarray:
+    """Delta-method variance of Phi^-1(p_hat): p(1 - p) / (n phi(Phi^-1(p))^2)."""
+    from scipy import stats
+
+    q = np.clip(p, 0.5 / n, 1 - 0.5 / n)
+    return q * (1 - q) / (n * stats.norm.pdf(stats.norm.ppf(q)) ** 2)
+
+
+def effective_robustness(
+    fit: LinearFit, original: np.ndarray, new: np.ndarray, n_original: int, n_new: int, alpha: float = 0.05
+) -> EffectiveRobustness:
+    """Distance of every model to the probit fit ``fit``, with an interval and a Holm test.
+
+    On the probit scale r = Phi^-1(new) - (a Phi^-1(orig) + b); its variance adds the binomial
+    noise of both accuracies (delta method, the original one times a^2) and the fit's
+    mean-response variance s^2 (1/K + (x - x_bar)^2 / Sxx). The interval r +- z_{1-alpha/2} sd is
+    mapped to accuracy by r -> Phi(fitted + r) - Phi(fitted), which is monotone, so the interval
+    contains the distance. H_0: the model lies on the line (r = 0), two-sided.
+    """
+    from scipy import stats
+
+    x = probit(original, n_original)
+    fitted = fit.slope * x + fit.intercept
+    r = probit(new, n_new) - fitted
+    var_fit = fit.residual_std**2 * (1 / fit.n + (x - fit.x_mean) ** 2 / fit.sxx)
+    var = _probit_variance(np.asarray(new, float), n_new) + fit.slope**2 * _probit_variance(
+        np.asarray(original, float), n_original
+    )
+    sd = np.sqrt(var + var_fit)
+    half = stats.norm.ppf(1 - alpha / 2) * sd
+    base = stats.norm.cdf(fitted)
+    z = r / sd
+    p = 2 * stats.norm.sf(np.abs(z))
+    p_holm = holm(p)
+    return EffectiveRobustness(
+        value=np.asarray(new, float) - base,
+        low=stats.norm.cdf(fitted + r - half) - base,
+        high=stats.norm.cdf(fitted + r + half) - base,
+        z=z,
+        p=p,
+        p_holm=p_holm,
+        significant=p_holm <= alpha,
+    )
+
+
+@dataclass(frozen=True)
+class AccuracyTableAudit:
+    """Recht et al.'s lens on an accuracy table. ``models``: one row per model (percent);
+    ``linear``/``probit``: the fits; ``band``: x, the linear line and band, the probit line and
+    band mapped back to accuracy (percent)."""
+
+    models: pd.DataFrame
+    linear: LinearFit
+    probit: LinearFit
+    band: pd.DataFrame
+    n_original: int
+    n_new: int
+    alpha: float
+    band_level: float
+
+
+def _fit_lines(linear: LinearFit, pfit: LinearFit, low: float, n_new: int, level: float) -> pd.DataFrame:
+    from scipy import stats
+
+    x = np.linspace(max(low, 0.001), 0.999, 200)
+    y, lo, hi = fit_band(linear, 100 * x, level)
+    py, plo, phi = fit_band(pfit, stats.norm.ppf(x), level)
+    cdf = stats.norm.cdf
+    return pd.DataFrame(
+        {
+            "x": 100 * x,
+            "linear_fit": y,
+            "linear_band_low": lo,
+            "linear_band_high": hi,
+            "probit_fit": 100 * cdf(py),
+            "probit_band_low": 100 * cdf(plo),
+            "probit_band_high": 100 * cdf(phi),
+        }
+    )
+
+
+def accuracy_table_audit(
+    models: npt.ArrayLike,
+    original: npt.ArrayLike,
+    new: npt.ArrayLike,
+    n_original: int,
+    n_new: int,
+    alpha: float = 0.05,
+    band_level: float = 0.95,
+) -> AccuracyTableAudit:
+    """Intervals from the sizes, the gap, both fits with bands, effective robustness (fractions in).
+
+    Correct counts are round(accuracy * n) (a published accuracy is a count over n).
+    """
+    orig, nw = np.asarray(original, float), np.asarray(new, float)
+    k_o, k_n = np.rint(orig * n_original), np.rint(nw * n_new)
+    lo_o, hi_o = clopper_pearson_many(k_o, n_original, alpha)
+    lo_n, hi_n = clopper_pearson_many(k_n, n_new, alpha)
+    linear = linear_fit(100 * orig, 100 * nw)
+    pfit = probit_fit(orig, nw, n_original, n_new)
+    er = effective_robustness(pfit, orig, nw, n_original, n_new, alpha)
+    table = pd.DataFrame(
+        {
+            "model": list(models),
+            "orig_accuracy": 100 * orig,
+            "orig_ci_low": 100 * lo_o,
+            "orig_ci_high": 100 * hi_o,
+            "new_accuracy": 100 * nw,
+            "new_ci_low": 100 * lo_n,
+            "new_ci_high": 100 * hi_n,
+            "gap": 100 * (orig - nw),
+            "linear_residual": 100 * nw - (linear.slope * 100 * orig + linear.intercept),
+            "effective_robustness": 100 * er.value,
+            "er_ci_low": 100 * er.low,
+            "er_ci_high": 100 * er.high,
+            "er_z": er.z,
+            "er_p": er.p,
+            "er_p_holm": er.p_holm,
+            "er_significant": er.significant,
+        }
+    )
+    band = _fit_lines(linear, pfit, float(orig.min()) - 0.02, n_new, band_level)
+    return AccuracyTableAudit(table, linear, pfit, band, int(n_original), int(n_new), alpha, band_level)

@@ -1,0 +1,79 @@
+"""Every lens that needs only correctness, on one K x n matrix (0/1 or pass rates).
+
+[`correctness_lenses`][holdout.leaderboards.lenses.correctness_lenses] computes accuracy with
+intervals, the similarity matrix and its summary against independent errors, greedy covering
+numbers (Mania et al. 2019, Definition 1), the difficulty distribution, and the number of
+testable models under the union bound (2), the similarity bound (3)+(8) and the naive-Bayes bound
+(A1) at the measured n, mean accuracy and mean similarity
+([`testable_model_counts`][holdout.bounds.study.testable_model_counts]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from holdout.bounds.study import testable_model_counts
+from holdout.leaderboards.correctness import (
+    CorrectnessMatrix,
+    accuracy_intervals,
+    difficulty,
+    similarity_matrix,
+    similarity_summary,
+)
+from holdout.similarity.core import (
+    SimilaritySummary,
+    covering_numbers,
+    independent_similarity_matrix,
+    upper_pairs,
+)
+
+__all__ = ["CorrectnessLenses", "correctness_lenses"]
+
+
+@dataclass(frozen=True)
+class CorrectnessLenses:
+    """``accuracy``: model, rank, correct, n, accuracy, ci_low, ci_high (percent, best first);
+    ``pairs``: model_i, model_j, similarity, independent; ``covering``: eta, covering_number;
+    ``difficulty``: m, fraction_at_most; ``testable``: (union_k, similarity_k, naive_bayes_k),
+    the last two None when the models are less similar than independent errors."""
+
+    accuracy: pd.DataFrame
+    summary: SimilaritySummary
+    pairs: pd.DataFrame
+    covering: pd.DataFrame
+    difficulty: pd.DataFrame
+    testable: tuple[int, int | None, int | None]
+    eps: float
+    delta: float
+
+
+def correctness_lenses(
+    c: CorrectnessMatrix, etas: Sequence[float], eps: float, delta: float, alpha: float = 0.05
+) -> CorrectnessLenses:
+    """All correctness-only lenses (K >= 2)."""
+    acc = accuracy_intervals(c, alpha)
+    acc = acc.iloc[np.argsort(-acc["correct"].to_numpy(), kind="stable")].reset_index(drop=True)
+    acc.insert(1, "rank", np.arange(1, len(acc) + 1))
+    sim = similarity_matrix(c)
+    summary = similarity_summary(c, sim)
+    mu = 1.0 - c.values.mean(axis=1)
+    iu, ju = np.triu_indices(c.shape[0], k=1)
+    names = np.asarray(c.model_names)
+    pairs = pd.DataFrame(
+        {
+            "model_i": names[iu],
+            "model_j": names[ju],
+            "similarity": upper_pairs(sim),
+            "independent": upper_pairs(independent_similarity_matrix(mu)),
+        }
+    )
+    etas = np.asarray(etas, dtype=float)
+    covering = pd.DataFrame({"eta": etas, "covering_number": covering_numbers(sim, mu, etas)})
+    frac = difficulty(c)
+    diff = pd.DataFrame({"m": np.arange(frac.size), "fraction_at_most": frac})
+    testable = testable_model_counts(c.shape[1], float(mu.mean()), summary.mean_similarity, eps, delta)
+    return CorrectnessLenses(acc, summary, pairs, covering, diff, testable, float(eps), float(delta))

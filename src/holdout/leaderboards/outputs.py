@@ -1,0 +1,221 @@
+"""Writing an accuracy-table audit and a contamination split: CSVs, figures, ``summary.json``.
+
+Used by ``holdout audit --accuracies`` / ``--item-dates`` and by the leaderboards study, so both
+write the same files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from holdout.leaderboards.dates import Contamination
+from holdout.leaderboards.fits import AccuracyTableAudit
+from holdout.leaderboards.lenses import CorrectnessLenses
+from holdout.leaderboards.plots import plot_contamination, plot_effective_robustness, plot_fits
+from holdout.plotting import save_figure
+from holdout.similarity.plots import plot_pair_similarities
+from holdout.stats import LinearFit
+
+__all__ = [
+    "TABLE_FILES",
+    "contamination_summary",
+    "fit_dict",
+    "fits_table",
+    "lenses_summary",
+    "table_summary",
+    "write_contamination",
+    "write_lenses",
+    "write_table",
+]
+
+#: files of [`write_table`][holdout.leaderboards.outputs.write_table] in its folder
+TABLE_FILES = (
+    "models.csv",
+    "summary.json",
+    "fit.png",
+    "fit.pdf",
+    "fit.csv",
+    "fit_lines.csv",
+    "effective_robustness.png",
+    "effective_robustness.pdf",
+    "effective_robustness.csv",
+)
+
+
+def fit_dict(fit: LinearFit) -> dict[str, float | int]:
+    """slope, intercept, their standard errors, r_squared, n_models of a fit."""
+    return {
+        "slope": fit.slope,
+        "slope_se": fit.slope_se,
+        "intercept": fit.intercept,
+        "intercept_se": fit.intercept_se,
+        "r_squared": fit.r_squared,
+        "n_models": fit.n,
+    }
+
+
+def _safe(value: object) -> object:
+    if isinstance(value, dict):
+        return {str(k): _safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_safe(v) for v in value]
+    if isinstance(value, (np.integer, np.bool_)):
+        return value.item()
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(float(value)) else float(value)
+    return value
+
+
+def table_summary(audit: AccuracyTableAudit, **info: object) -> dict[str, object]:
+    """linear_fit and probit_fit, sizes, mean gap, effective-robustness counts (Holm) and ``info``."""
+    t = audit.models
+    sig = t["er_significant"].to_numpy(bool)
+    er = t["effective_robustness"].to_numpy()
+    return _safe(
+        info
+        | {
+            "n_models": len(t),
+            "n_original": audit.n_original,
+            "n_new": audit.n_new,
+            "mean_gap": float(t["gap"].mean()),
+            "linear_fit": fit_dict(audit.linear),
+            "probit_fit": fit_dict(audit.probit),
+            "effective_robustness": {
+                "alpha": audit.alpha,
+                "significant_above": int((sig & (er > 0)).sum()),
+                "significant_below": int((sig & (er < 0)).sum()),
+                "largest": t.loc[t["effective_robustness"].idxmax(), ["model", "effective_robustness"]].tolist(),
+            },
+        }
+    )  # type: ignore[return-value]
+
+
+def write_table(
+    audit: AccuracyTableAudit, out: str | Path, title: str, original: str, new: str, **info: object
+) -> dict[str, object]:
+    """Write the files of ``TABLE_FILES`` into ``out``; return the summary."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = table_summary(audit, original=original, new=new, **info)
+    audit.models.to_csv(out / "models.csv", index=False)
+    points = audit.models[
+        ["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low", "new_ci_high"]
+    ]
+    save_figure(
+        plot_fits(audit, title, f"{original} accuracy (%)", f"{new} accuracy (%)"), out / "fit.png", data=points
+    )
+    audit.band.to_csv(out / "fit_lines.csv", index=False)
+    er_cols = ["model", "orig_accuracy", "effective_robustness", "er_ci_low", "er_ci_high", "er_significant"]
+    save_figure(
+        plot_effective_robustness(audit, f"{title}: effective robustness", f"{original} accuracy (%)"),
+        out / "effective_robustness.png",
+        data=audit.models[er_cols],
+    )
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def contamination_summary(result: Contamination) -> dict[str, object]:
+    """The split, item counts, the line (linear_fit) and the contaminated models."""
+    t = result.models
+    placed = t[t["role"] == "placed"]
+    return _safe(
+        {
+            "split": str(result.split),
+            "n_original_items": result.n_original,
+            "n_new_items": result.n_new,
+            "line_models": int((t["role"] == "line").sum()),
+            "placed_models": len(placed),
+            "linear_fit": fit_dict(result.fit),
+            "alpha": result.alpha,
+            "contaminated": placed.loc[placed["contaminated"], "model"].tolist(),
+        }
+    )  # type: ignore[return-value]
+
+
+def write_contamination(result: Contamination, png: str | Path, title: str) -> dict[str, object]:
+    """The figure ``png`` (+ ``.pdf``, the per-model ``.csv``, the line's ``_line.csv``) and the
+    summary ``.json`` beside it; returns the summary."""
+    png = Path(png)
+    save_figure(plot_contamination(result, title), png, data=result.models)
+    result.band.to_csv(png.with_name(f"{png.stem}_line.csv"), index=False)
+    summary = contamination_summary(result)
+    png.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def lenses_summary(lenses: CorrectnessLenses) -> dict[str, object]:
+    """Similarity summary, testable models under the three bounds (Mania et al.), best model."""
+    union_k, similarity_k, naive_bayes_k = lenses.testable
+    best = lenses.accuracy.iloc[0]
+    return _safe(
+        {
+            "similarity": asdict(lenses.summary),
+            "testable_models": {
+                "eps": lenses.eps,
+                "delta": lenses.delta,
+                "union_k": union_k,
+                "similarity_k": similarity_k,
+                "naive_bayes_k": naive_bayes_k,
+            },
+            "best_model": {k: best[k] for k in ("model", "accuracy", "ci_low", "ci_high")},
+        }
+    )  # type: ignore[return-value]
+
+
+def write_lenses(
+    lenses: CorrectnessLenses,
+    accuracies: str | Path,
+    summary: str | Path,
+    covering: str | Path,
+    png: str | Path,
+    title: str,
+) -> dict[str, object]:
+    """Accuracies CSV, summary JSON, covering numbers CSV, and the pair-similarity figure (Mania et
+    al. Fig. 1a style; its pairs CSV beside it)."""
+    lenses.accuracy.to_csv(accuracies, index=False)
+    lenses.covering.to_csv(covering, index=False)
+    fig = plot_pair_similarities(
+        lenses.pairs["similarity"], lenses.pairs["independent"], title, lenses.summary.num_models
+    )
+    save_figure(fig, png, data=lenses.pairs)
+    out = lenses_summary(lenses)
+    Path(summary).write_text(json.dumps(out, indent=2) + "\n")
+    return out
+
+
+def _fit_row(name: str, scale: str, fit: dict, **info: object) -> dict[str, object]:
+    keys = ("slope", "slope_se", "intercept", "intercept_se", "r_squared", "n_models")
+    return {"name": name, "scale": scale} | info | {k: fit[k] for k in keys}
+
+
+def fits_table(summaries: list[str | Path], imagenetv2: list[str | Path] = ()) -> pd.DataFrame:
+    """One row per (pair, scale) from the pairs' ``summary.json``, then the imagenetv2 study's
+    linear fits (``linear_fit.csv``: all 67 testbed models and the 64 convolutional ones)."""
+    rows = []
+    for path in summaries:
+        s = json.loads(Path(path).read_text())
+        er = s["effective_robustness"]
+        info = {"original": s["original"], "new": s["new"], "mean_gap": s["mean_gap"]}
+        rows.append(_fit_row(s["name"], "linear (%)", s["linear_fit"], **info))
+        rows.append(
+            _fit_row(
+                s["name"],
+                "probit",
+                s["probit_fit"],
+                **info,
+                er_significant_above=er["significant_above"],
+                er_significant_below=er["significant_below"],
+            )
+        )
+    for path in imagenetv2:
+        for r in pd.read_csv(path).to_dict("records"):
+            fit = r | {"n_models": r["n"]}
+            rows.append(_fit_row(f"imagenetv2 study ({r['models']})", "linear (%)", fit, original="val", new="v2-mf"))
+    return pd.DataFrame(rows)

@@ -1,0 +1,290 @@
+"""``holdout plan``: every training job a set of config files asks for, before a GPU-hour is spent.
+
+Config files are merged as Snakemake merges them (``config/config.yaml``, then each file in order,
+[`update_config`](https://snakemake.readthedocs.io/en/stable/api_reference/snakemake_utils.html)
+key by key), validated against ``config/schema.yaml`` with its defaults, and each study's scale is
+applied ([`resolve_search`][holdout.training.recipes.resolve_search],
+[`resolve_retraining`][holdout.training.recipes.resolve_retraining]). One row per training job: the
+model, its parameter count and forward FLOPs per image (counted by ``torch.utils.flop_counter`` on
+the meta device, once per distinct architecture), the recipe, the training-set size, checkpoints,
+the declared resources, the recipe's source, and the projected GPU-hours.
+
+The projection is ``3 x FLOPs/image x images x epochs / throughput`` (forward + backward counted as
+three forwards) at an ASSUMED sustained throughput (``--tflops``, default ``ASSUMED_TFLOPS``,
+20 TFLOP/s): no GPU measurement of ours exists yet,
+so every GPU-hour printed is a projection under that assumption, never a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from holdout.training.recipes import PAPER_RETRAINING, resolve_retraining, resolve_search
+
+__all__ = [
+    "ASSUMED_TFLOPS",
+    "PlanRow",
+    "add_plan_parser",
+    "architecture_key",
+    "count_model",
+    "load_merged_config",
+    "plan_jobs",
+    "plan_table",
+]
+
+#: Sustained training throughput the projection assumes (TFLOP/s per GPU, forward + backward).
+#: An ASSUMPTION, not a measurement: an H100's dense bf16 peak is about 990 TFLOP/s, and small
+#: CIFAR convolutions reach a few percent of it; 20 TFLOP/s is ResNet-preact-110 (0.51 GFLOP per
+#: image forward) at about 13,000 images/s.
+ASSUMED_TFLOPS = 20.0
+CIFAR10_TRAIN = 50_000
+CIFAR10_TEST = 10_000
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """One training job of the workflow, as ``holdout plan`` prints it."""
+
+    study: str
+    job: str
+    model: str
+    params: int
+    gflops_per_image: float
+    epochs: int
+    batch_size: int
+    optimizer: str
+    lr_schedule: str
+    weight_decay: float
+    weight_decay_covers: str
+    augmentation: str
+    train_images: int
+    checkpoints: int
+    threads: int
+    mem_mb: int
+    runtime_min: int
+    gpus: int
+    gpu_hours_projected: float
+    source: str
+
+
+def load_merged_config(configfiles: Sequence[str | Path], base: str | Path = "config/config.yaml") -> dict[str, Any]:
+    """``base`` then ``configfiles`` merged as Snakemake does, with the schema's defaults and scales."""
+    from snakemake.utils import update_config, validate
+
+    cfg: dict[str, Any] = {}
+    for path in (base, *configfiles):
+        p = Path(path)
+        if not p.is_file():
+            raise FileNotFoundError(f"config file {p} not found (run from the repository root)")
+        update_config(cfg, yaml.safe_load(p.read_text()) or {})
+    validate(cfg, str(Path(base).parent / "schema.yaml"), set_default=True)
+    cfg["search"] = resolve_search(cfg["search"])
+    cfg["retraining"] = resolve_retraining(cfg["retraining"])
+    return cfg
+
+
+@functools.cache
+def count_model(model_config: Any, image_size: int = 32) -> tuple[int, int]:
+    """(trainable parameters, forward FLOPs of one image) of a ResNet-preact config or ModelSpec,
+    built on the meta device (no memory, no weights); cached per distinct architecture."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from holdout.training.registry import build_network
+
+    with torch.device("meta"):
+        net = build_network(model_config).eval()
+    params = sum(p.numel() for p in net.parameters() if p.requires_grad)
+    with FlopCounterMode(display=False) as counter, torch.no_grad():
+        net(torch.empty(1, model_config.in_channels, image_size, image_size, device="meta"))
+    return int(params), int(counter.get_total_flops())
+
+
+def architecture_key(model_config: Any) -> Any:
+    """What parameters and FLOPs depend on: a ResNet-preact config without its activation-order
+    switches (``remove_first_relu``, ``preact_stage`` move ReLUs and BatchNorms, adding no parameter
+    and no convolution), so 320 Table 2 draws need at most 16 counts."""
+    from holdout.training.models import ResNetPreactConfig
+
+    if isinstance(model_config, ResNetPreactConfig):
+        return replace(model_config, remove_first_relu=False, preact_stage=(True, True, True))
+    return model_config
+
+
+def _schedule(t: Any) -> str:
+    if t.scheduler == "cosine":
+        return f"cosine {t.base_lr:.3g} -> {t.lr_min_factor * t.base_lr:.3g}"
+    return f"lr {t.base_lr:.3g} x{t.lr_decay:g} at {','.join(map(str, t.milestones)) or '-'}"
+
+
+def _covers(t: Any) -> str:
+    if t.weight_decay_scope == "keras_kernels":
+        return "conv + hidden Dense kernels"
+    return "all parameters" if t.weight_decay_bn else "all but BatchNorm"
+
+
+def _augmentation(a: Any) -> str:
+    parts = [f"crop {a.crop_padding}" if a.random_crop else "", "flip" if a.horizontal_flip else ""]
+    parts += [f"cutout {a.cutout_size}" if a.cutout and not a.dual_cutout else ""]
+    parts += [f"dual cutout {a.cutout_size}" if a.dual_cutout else "", "erasing" if a.random_erasing else ""]
+    parts += ["mixup" if a.mixup else "", "label smoothing" if a.label_smoothing else ""]
+    parts += [f"window {a.window}" if a.window else ""]
+    return " + ".join(p for p in parts if p) or "none"
+
+
+def _model_name(model_config: Any) -> str:
+    from holdout.training.registry import describe_model
+
+    return describe_model(model_config)
+
+
+def _row(study: str, job: str, model: Any, train: Any, n: int, k: int, res: tuple, src: str, tflops: float) -> PlanRow:
+    size = train.augment.window or 32
+    params, flops = count_model(architecture_key(model), size)
+    hours = 3.0 * flops * n * train.epochs / (tflops * 1e12) / 3600.0
+    return PlanRow(
+        *(study, job, _model_name(model), params, round(flops / 1e9, 4), train.epochs, train.batch_size),
+        *(train.optimizer, _schedule(train), train.weight_decay, _covers(train), _augmentation(train.augment)),
+        *(n, k, *res, round(hours, 3), src),
+    )
+
+
+def _search_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
+    from holdout.training.search import SearchScale, row_to_configs, row_to_record, sample_configs
+
+    s = cfg["search"]
+    scale = SearchScale(s["depth"], s["depth_bottleneck"], s["max_base_channels"], s["epochs"], s["reference_epochs"])
+    n = s["train_subset_size"] or CIFAR10_TRAIN
+    res = (s["threads"], s["mem_mb"], s["runtime"], 1)
+    src = f"Mania et al. 2019 Sec. 5.2 / Table 2 draw (search.scale: {s['scale']})"
+    rows = []
+    for record in sample_configs(int(s["n_models"]), int(s["seed"])).to_dict("records"):
+        model, train = row_to_configs(row_to_record(record), scale)
+        rows.append(_row("search", record["model"], model, train, n, s["num_checkpoints"], res, src, tflops))
+    return rows
+
+
+def _seeds_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
+    from holdout.training.naming import seed_model_name
+    from holdout.training.seeds import recipe_from_config
+
+    s = cfg["seeds"]
+    recipe = recipe_from_config(s)
+    n = recipe.train_subset_size or CIFAR10_TRAIN
+    res = (s["threads"], s["mem_mb"], s["runtime"], 1)
+    src = "Werpachowski et al. 2019 Sec. 5.2 (N models of one recipe); the recipe: config seeds"
+    return [
+        _row("seeds", seed_model_name(i), recipe.model, recipe.train, n, s["num_checkpoints"], res, src, tflops)
+        for i in recipe.seeds
+    ]
+
+
+def _retraining_runs(rt: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+    """(model, run, training images) of every retraining job (Table 2 splits + standard, Sec. 5.5)."""
+    per_class = rt["train_per_class"]
+    full = CIFAR10_TRAIN if per_class is None else 10 * int(per_class)
+    runs = [(m, f"split{k}", full) for m in rt["table2_models"] for k in range(1, int(rt["n_splits"]) + 1)]
+    runs += [(m, "standard", full) for m in rt["table2_models"]]
+    sec = rt["sec55"]
+    runs += [(sec["model"], f"half{d}", full + int(sec["n_half"])) for d in sec["draws"]]
+    if sec["model"] not in rt["table2_models"]:
+        runs.append((sec["model"], "standard", full))
+    return runs
+
+
+def _retraining_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
+    from holdout.training.optim import TrainConfig
+    from holdout.training.registry import ModelSpec
+
+    rt = cfg["retraining"]
+    res = (rt["threads"], rt["mem_mb"], rt["runtime_min"], rt["gpus_per_job"])
+    rows = []
+    for model, run, n in _retraining_runs(rt):
+        entry = rt["models"][model]
+        spec, train = ModelSpec(model, dict(entry["overrides"])), TrainConfig.from_dict(dict(entry["train"]))
+        published = PAPER_RETRAINING.get(model)
+        src = f"retraining.scale: {rt['scale']}"
+        if published is not None and entry == published.as_config():
+            src = "; ".join(f"{k}: {v}" for k, v in published.sources.items())
+        rows.append(_row("retraining", f"{model}/{run}", spec, train, n, 1, res, src, tflops))
+    return rows
+
+
+def plan_jobs(cfg: Mapping[str, Any], tflops: float = ASSUMED_TFLOPS) -> list[PlanRow]:
+    """Every training job of the (merged, resolved) config ``cfg``, in workflow order."""
+    if tflops <= 0:
+        raise ValueError(f"plan: the assumed throughput must be > 0 TFLOP/s, got {tflops}")
+    rows: list[PlanRow] = []
+    for study, make in (("search", _search_rows), ("seeds", _seeds_rows), ("retraining", _retraining_rows)):
+        if cfg[study].get("enabled", True):
+            rows += make(cfg, tflops)
+    return rows
+
+
+def plan_table(rows: Sequence[PlanRow]) -> Any:
+    """The rows as a pandas DataFrame (the CSV ``--out`` writes)."""
+    import pandas as pd
+
+    return pd.DataFrame([asdict(r) for r in rows], columns=[f.name for f in fields(PlanRow)])
+
+
+def _summary(df: Any, tflops: float) -> str:
+    by = df.groupby("study", sort=False).agg(jobs=("job", "size"), gpu_hours=("gpu_hours_projected", "sum"))
+    lines = [f"  {s}: {int(r.jobs)} jobs, {r.gpu_hours:,.1f} GPU-hours" for s, r in by.iterrows()]
+    total = float(df["gpu_hours_projected"].sum())
+    return "\n".join(
+        [
+            *lines,
+            f"  total: {len(df)} training jobs, {total:,.1f} GPU-hours: a PROJECTION from counted FLOPs at an "
+            f"assumed {tflops:g} TFLOP/s sustained per GPU (3 x forward FLOPs per image; not measured)",
+        ]
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        cfg = load_merged_config(args.configfile, args.base)
+        rows = plan_jobs(cfg, args.tflops)
+    except (OSError, ValueError) as exc:
+        print(f"holdout plan: error: {exc}", file=sys.stderr)
+        return 2
+    df = plan_table(rows)
+    show = ["study", "job", "model", "params", "gflops_per_image", "epochs", "batch_size", "optimizer"]
+    show += ["lr_schedule", "weight_decay", "weight_decay_covers", "augmentation", "train_images", "checkpoints"]
+    show += ["threads", "mem_mb", "runtime_min", "gpus", "gpu_hours_projected"]
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", args.max_rows, "display.width", 250, "display.max_columns", None):
+        print(df[show].to_string(index=False, max_rows=args.max_rows))
+    print(_summary(df, args.tflops))
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(args.out, index=False)
+        print(f"wrote {args.out} ({len(df)} rows, with each recipe's source)")
+    return 0
+
+
+def add_plan_parser(sub: Any) -> None:
+    """The ``plan`` subcommand on the ``holdout`` parser's subparsers."""
+    p = sub.add_parser(
+        "plan",
+        help="every training job of a set of config files, with recipes, sizes and projected GPU-hours",
+        description="Merge config/config.yaml and FILEs as Snakemake does and list every training job: "
+        "model, parameters, FLOPs, recipe and its source, resources, projected GPU-hours (an assumption).",
+    )
+    p.add_argument("--configfile", nargs="+", required=True, metavar="FILE", help="config files, later ones win")
+    p.add_argument("--base", default="config/config.yaml", help="the workflow's own config file (merged first)")
+    p.add_argument("--out", help="also write the whole table (every column) as CSV here")
+    p.add_argument(
+        "--tflops", type=float, default=ASSUMED_TFLOPS, help="assumed sustained TFLOP/s per GPU for the projection"
+    )
+    p.add_argument("--max-rows", type=int, default=40, help="rows printed (the CSV has all)")
+    p.set_defaults(func=_run)

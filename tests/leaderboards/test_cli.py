@@ -1,0 +1,143 @@
+"""``holdout audit --correctness`` / ``--accuracies`` / the date options through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from holdout.audit.cli import main
+from holdout.similarity.core import pairwise_similarity
+
+
+def _matrix(tmp_path, values, names=None):
+    df = pd.DataFrame(values, columns=[f"q{i}" for i in range(values.shape[1])])
+    df.insert(0, "model", names or [f"m{i}" for i in range(values.shape[0])])
+    path = tmp_path / "c.csv"
+    df.to_csv(path, index=False)
+    return path
+
+
+def test_correctness_audit_of_a_binary_matrix(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    v = (rng.random((5, 400)) < np.linspace(0.3, 0.8, 5)[:, None]).astype(int)
+    path = _matrix(tmp_path, v)
+    assert (
+        main(["audit", str(path), "--correctness", "--eps", "0.1", "--search-size", "5", "--out", str(tmp_path / "o")])
+        == 0
+    )
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert s["num_models"] == 5 and s["n"] == 400
+    sim = pairwise_similarity(v == 0)
+    assert s["similarity"]["mean_similarity"] == pytest.approx(sim[np.triu_indices(5, 1)].mean())
+    assert s["accuracy"]["best_model"] == "m4"
+    assert s["bounds"]["union_k"] >= 1 and "rvw" in s
+    assert (tmp_path / "o/report.html").is_file()
+    assert "[similarity]" in capsys.readouterr().out
+
+
+def test_correctness_pass_rates_and_contamination(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    k, n = 10, 1000
+    skill = np.r_[np.linspace(0.2, 0.8, 8), 0.4, 0.5]
+    v = rng.binomial(10, np.broadcast_to(skill[:, None], (k, n))) / 10
+    v[8:, :500] = 1.0  # two late models saw the early items
+    path = _matrix(tmp_path, v)
+    items = pd.DataFrame({"item": [f"q{i}" for i in range(n)], "date": ["2023-01-01"] * 500 + ["2023-09-01"] * 500})
+    items.to_csv(tmp_path / "items.csv", index=False)
+    models = pd.DataFrame({"model": [f"m{i}" for i in range(k)], "date": ["2022-01-01"] * 8 + ["2023-06-01"] * 2})
+    models.to_csv(tmp_path / "models.csv", index=False)
+    args = ["audit", str(path), "--correctness", "--samples", "10", "--out", str(tmp_path / "o"), "--eps", "0.05"]
+    args += ["--item-dates", str(tmp_path / "items.csv"), "--model-dates", str(tmp_path / "models.csv")]
+    assert main([*args, "--split", "2023-06-01"]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert s["contamination"]["contaminated"] == ["m8", "m9"]
+    assert s["contamination"]["line_models"] == 8
+    assert "[contamination] 2 of 2" in capsys.readouterr().out
+    # expected agreement for pass rates
+    p = v
+    expected = np.mean(p[0] * p[1] + (1 - p[0]) * (1 - p[1]))
+    pairs = pd.read_csv(tmp_path / "o/similarity_pairs.csv")
+    assert pairs.loc[0, "similarity"] == pytest.approx(expected)
+
+
+def test_accuracy_table_audit(tmp_path, capsys):
+    x = np.linspace(60, 90, 20)
+    y = 100 * stats.norm.cdf(0.95 * stats.norm.ppf(x / 100) - 0.3) + np.tile([0.2, -0.2], 10)
+    pd.DataFrame({"model": [f"m{i}" for i in range(20)], "val": x, "v2": y}).to_csv(tmp_path / "t.csv", index=False)
+    argv = ["audit", "--accuracies", str(tmp_path / "t.csv"), "--columns", "val", "v2", "--sizes", "50000", "10000"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert s["scale_read_as"] == "percent" and s["n_models"] == 20
+    assert s["probit_fit"]["slope"] == pytest.approx(0.95, abs=0.02)
+    assert set(s["linear_fit"]) >= {"slope", "intercept", "slope_se", "intercept_se", "n_models"}
+    assert len(pd.read_csv(tmp_path / "o/models.csv")) == 20
+    assert "[new] 20 models" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "argv", "message"),
+    [
+        ("model,q1,q2\na,1,0\nb,1,1.5\n", ["--correctness"], "outside [0, 1]"),
+        ("model,q1,q2\na,1,0\nb,1\n", ["--correctness"], "row 3 has 1 values"),
+        ("model,q1,q2\na,1,0\na,1,1\n", ["--correctness"], "duplicate model name 'a'"),
+        ("model,q1,q2\na,1,0\nb,1,nan\n", ["--correctness"], "NaN or missing value"),
+        ("model,q1,q2\na,0.5,0\nb,1,0.25\n", ["--correctness", "--samples", "2"], "not a multiple of 1/2"),
+        ("model,q1,q2\na,1,0\nb,1,1\n", ["--correctness", "--split", "2023-01-01"], "go together"),
+    ],
+)
+def test_bad_correctness_input_is_one_line(tmp_path, capsys, content, argv, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    assert main(["audit", str(path), *argv, "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("model,val,v2\na,70,60\nb,80,x\nc,75,65\n", "model 'b' has a missing or non-numeric accuracy"),
+        ("model,val,v2\na,70,60\na,80,70\nc,75,65\n", "duplicate model name 'a'"),
+        ("name,val,v2\na,70,60\n", "needs a 'model' column"),
+        ("model,val\na,70\n", "no column 'v2'"),
+        ("model,val,v2\na,70,60\nb,80,170\nc,75,65\n", "must lie in [0, 100]"),
+    ],
+)
+def test_bad_accuracy_table_is_one_line(tmp_path, capsys, content, message):
+    path = tmp_path / "t.csv"
+    path.write_text(content)
+    argv = ["audit", "--accuracies", str(path), "--columns", "val", "v2", "--sizes", "100", "100"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and str(path) in err and "\n" not in err
+
+
+def test_npy_with_model_names_dates_by_item_number_and_adaptive(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    v = (rng.random((6, 300)) < np.linspace(0.4, 0.8, 6)[:, None]).astype(np.int8)
+    np.save(tmp_path / "c.npy", v)
+    pd.DataFrame({"item": range(1, 301), "date": ["2023-01-01"] * 150 + ["2023-06-01"] * 150}).to_csv(
+        tmp_path / "items.csv", index=False
+    )
+    pd.DataFrame({"model": list("abcdef"), "date": ["2022-01-01"] * 5 + ["2023-09-01"]}).to_csv(
+        tmp_path / "models.csv", index=False
+    )
+    argv = ["audit", str(tmp_path / "c.npy"), "--correctness", "--model-names", "a,b,c,d,e,f", "--adaptive"]
+    argv += ["--item-dates", str(tmp_path / "items.csv"), "--model-dates", str(tmp_path / "models.csv")]
+    assert main([*argv, "--split", "2023-03-01", "--eps", "0.1", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert s["accuracy"]["best_model"] == "f" and "adaptive" in s
+    assert s["contamination"]["line_models"] == 5 and s["contamination"]["n_original_items"] == 150
+    assert "[adaptive]" in capsys.readouterr().out
+
+
+def test_pass_rates_skip_the_adaptive_lens_with_a_note(tmp_path):
+    path = _matrix(tmp_path, np.array([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.5, 0.5]]))
+    assert main(["audit", str(path), "--correctness", "--adaptive", "--eps", "0.3", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert "adaptive" not in s and any("Adaptive analyst lens: not run" in n for n in s["notes"])

@@ -1,0 +1,88 @@
+"""The files of the leaderboards study and of the CLI: summaries, fits table, figures with CSVs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from holdout.leaderboards import accuracy_table_audit, contamination
+from holdout.leaderboards.correctness import check_correctness
+from holdout.leaderboards.lenses import correctness_lenses
+from holdout.leaderboards.outputs import TABLE_FILES, fits_table, write_contamination, write_lenses, write_table
+from holdout.leaderboards.sources import evalplus_table, pair_table, timm_table
+
+
+def _audit():
+    x = np.linspace(0.5, 0.9, 12)
+    y = stats.norm.cdf(0.9 * stats.norm.ppf(x) - 0.3) + np.tile([0.003, -0.003], 6)
+    return accuracy_table_audit([f"m{i}" for i in range(12)], x, y, 50_000, 10_000)
+
+
+def test_write_table_and_fits_table(tmp_path):
+    audit = _audit()
+    summary = write_table(audit, tmp_path / "p", "made", "orig", "new", name="made", source="timm")
+    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == sorted(TABLE_FILES)
+    saved = json.loads((tmp_path / "p" / "summary.json").read_text())
+    assert saved == summary
+    assert saved["probit_fit"]["slope"] == pytest.approx(0.9, abs=0.02)
+    assert set(saved["linear_fit"]) >= {"slope", "intercept", "slope_se", "intercept_se", "n_models"}
+    pd.DataFrame(
+        [
+            {
+                "models": "all 3 models",
+                "slope": 1.1,
+                "slope_se": 0.1,
+                "intercept": -2.0,
+                "intercept_se": 1.0,
+                "r_squared": 0.9,
+                "n": 3,
+                "x_mean": 70,
+                "sxx": 10,
+                "residual_std": 1,
+            }
+        ]
+    ).to_csv(tmp_path / "iv2.csv", index=False)
+    table = fits_table([tmp_path / "p" / "summary.json"], [tmp_path / "iv2.csv"])
+    assert table["scale"].tolist() == ["linear (%)", "probit", "linear (%)"]
+    assert table.loc[2, "n_models"] == 3 and table.loc[1, "slope"] == saved["probit_fit"]["slope"]
+
+
+def test_write_lenses_and_contamination(tmp_path):
+    rng = np.random.default_rng(2)
+    values = (rng.random((6, 300)) < np.linspace(0.2, 0.7, 6)[:, None]).astype(float)
+    c = check_correctness(values, [f"m{i}" for i in range(6)], "made")
+    lenses = correctness_lenses(c, [0.5, 0.8, 1.0], 0.05, 0.05)
+    assert lenses.covering["covering_number"].iloc[-1] <= 6
+    out = write_lenses(lenses, tmp_path / "a.csv", tmp_path / "s.json", tmp_path / "c.csv", tmp_path / "sim.png", "t")
+    assert out["testable_models"]["union_k"] == lenses.testable[0]
+    assert len(pd.read_csv(tmp_path / "sim.csv")) == 15
+    items = np.array(["2023-01-01"] * 150 + ["2023-06-01"] * 150, dtype="datetime64[D]")
+    models = np.array(["2022-01-01"] * 5 + ["2023-03-01"], dtype="datetime64[D]")
+    res = contamination(c, items, models, np.datetime64("2023-03-01"))
+    summary = write_contamination(res, tmp_path / "contamination.png", "t")
+    assert summary["line_models"] == 5 and summary["placed_models"] == 1
+    assert (tmp_path / "contamination_line.csv").is_file() and (tmp_path / "contamination.csv").is_file()
+
+
+def test_readers_on_made_files(tmp_path):
+    for name, top1 in (("a", [80.0, 70.0]), ("b", [70.0, 55.5])):
+        pd.DataFrame({"model": ["x", "y"], "img_size": [224, 224], "top1": top1}).to_csv(
+            tmp_path / f"{name}.csv", index=False
+        )
+    t = timm_table({"a": tmp_path / "a.csv", "b": tmp_path / "b.csv"})
+    assert t["model"].tolist() == ["x@224", "y@224"] and t["b"].tolist() == pytest.approx([0.7, 0.555])
+    (tmp_path / "e.json").write_text(
+        json.dumps(
+            {
+                "m": {"pass@1": {"humaneval": 50.0, "humaneval+": 40.0}},
+                "n": {"pass@1": {"humaneval": 60.0, "humaneval+": None}},
+            }
+        )
+    )
+    e = evalplus_table(tmp_path / "e.json", "humaneval", "humaneval+")
+    assert e["model"].tolist() == ["m"] and e["humaneval+"].tolist() == [0.4]
+    assert pair_table("evalplus", {"evalplus": tmp_path / "e.json"}, "humaneval", "humaneval+").shape == (1, 3)

@@ -1,0 +1,21 @@
+"""LiveCodeBench: every correctness lens on the 45 x 400 pass@1 matrix, and contamination by date."""
+
+import numpy as np
+
+from holdout.leaderboards import contamination
+from holdout.leaderboards.lenses import correctness_lenses
+from holdout.leaderboards.outputs import write_contamination, write_lenses
+from holdout.leaderboards.sources import livecodebench
+from holdout.runlog import script_logger, timed
+
+log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
+p, out = snakemake.params, snakemake.output  # noqa: F821
+with timed(log, "LiveCodeBench lenses"):
+    lcb = livecodebench(snakemake.input[0], p.samples)  # noqa: F821
+    lenses = correctness_lenses(lcb.correctness, np.round(np.linspace(0.5, 1.0, 51), 4), p.eps, p.delta, p.alpha)
+    write_lenses(lenses, out.accuracies, out.lenses, out.covering, out.similarity, "LiveCodeBench: model similarities")
+    split = contamination(
+        lcb.correctness, lcb.item_dates, lcb.model_dates, np.datetime64(p.split), p.alpha, p.band_level
+    )
+    summary = write_contamination(split, out.contamination, f"LiveCodeBench, split {p.split}")
+log.info("testable models %s; contaminated: %s", lenses.testable, summary["contaminated"])
