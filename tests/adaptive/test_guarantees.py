@@ -87,6 +87,7 @@ def test_audit_verdict_says_theorem_and_if_not_holds_everywhere(table):
     assert "holds everywhere" not in text and "FAILS" not in text
     assert "is a theorem, not a measurement" in text and "if the covering condition held" in text
     assert "Blum & Hardt's setting" in text and "exposed by design" in text
+    assert "(boosting, k = 1000)" in text  # the headline is the attack on the audited predictions
 
 
 def test_run_script_is_thin():

@@ -19,6 +19,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from holdout.stats import LinearFit, fit_band, linear_fit
+from holdout.stats import holm as holm_log
 
 __all__ = [
     "AccuracyTableAudit",
@@ -71,16 +72,11 @@ def probit_fit(original: npt.ArrayLike, new: npt.ArrayLike, n_original: int, n_n
 def holm(p_values: npt.ArrayLike) -> np.ndarray:
     """Holm (1979) step-down adjusted p-values: reject H_i at level a when adjusted p_i <= a.
 
-    p_(j) is multiplied by K - j + 1 (j = 1 for the smallest), made non-decreasing by a running
-    maximum, capped at 1.
+    [`holdout.stats.holm`][holdout.stats.holm] (log space) on plain p-values.
     """
     p = np.asarray(p_values, dtype=float)
-    order = np.argsort(p, kind="stable")
-    k = p.size
-    adjusted = np.minimum(np.maximum.accumulate(p[order] * (k - np.arange(k))), 1.0)
-    out = np.empty(k)
-    out[order] = adjusted
-    return out
+    with np.errstate(divide="ignore"):
+        return np.exp(holm_log(np.log(p)))
 
 
 @dataclass(frozen=True)
