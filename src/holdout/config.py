@@ -220,6 +220,14 @@ def check_names(config: Config) -> None:
             check_name(name, "retraining.table2_models / retraining.models")
         for name in _list(_mapping(config.get("adversarial_imagenet")).get("models")):
             check_name(name, "adversarial_imagenet.models")
+        lb = _mapping(config.get("leaderboards"))
+        for rel in _mapping(lb.get("checksums")):
+            check_relpath(rel, "leaderboards.checksums")
+        for name, pair in _mapping(lb.get("pairs")).items():
+            check_name(name, "leaderboards.pairs")
+            if _mapping(pair).get("source") == "timm":  # timm's set names become file names and URLs
+                for side in ("original", "new"):
+                    check_name(_mapping(pair).get(side), f"leaderboards.pairs.{name}.{side}")
     except UnsafeNameError as exc:
         raise ConfigError(str(exc)) from None
 

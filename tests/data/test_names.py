@@ -75,6 +75,9 @@ KEYS = {
     "retraining.table2_models entry": lambda c, bad: c["retraining"]["table2_models"].append(bad),
     "retraining.models KEY": lambda c, bad: c["retraining"]["models"].update({bad: {}}),
     "adversarial_imagenet.models entry": lambda c, bad: c["adversarial_imagenet"]["models"].append(bad),
+    "leaderboards.pairs KEY (a study name)": lambda c, bad: c["leaderboards"]["pairs"].update(
+        {bad: {"source": "evalplus", "original": "mbpp", "new": "mbpp+", "n_original": 3, "n_new": 3}}
+    ),
 }
 
 
@@ -87,11 +90,21 @@ def test_every_name_bearing_key_is_refused_by_schema_and_startup_check(cfg, key,
         C.check_names(cfg)
 
 
-def test_checksum_key_is_refused_by_schema_and_startup_check(cfg):
-    cfg["data"]["checksums"]["../../x.npy"] = "md5:" + "0" * 32
+@pytest.mark.parametrize("section", ["data", "leaderboards"])
+def test_checksum_key_is_refused_by_schema_and_startup_check(cfg, section):
+    cfg[section]["checksums"]["../../x.npy"] = "md5:" + "0" * 32
     assert _schema_errors(cfg)
-    with pytest.raises(C.ConfigError, match="data.checksums: '../../x.npy' is not a safe relative path"):
+    with pytest.raises(C.ConfigError, match=f"{section}.checksums: '../../x.npy' is not a safe relative path"):
         C.check_names(cfg)
+
+
+def test_timm_set_names_become_paths_and_are_checked(cfg):
+    pair = {"source": "timm", "original": "imagenet", "new": "../../x", "n_original": 5, "n_new": 5}
+    cfg["leaderboards"]["pairs"]["mine"] = pair
+    with pytest.raises(C.ConfigError, match=r"leaderboards.pairs.mine.new: '../../x' is not a safe name"):
+        C.check_names(cfg)
+    cfg["leaderboards"]["pairs"]["mine"] = pair | {"source": "evalplus", "new": "mbpp+"}  # a JSON key: any text
+    C.check_names(cfg)
 
 
 def test_library_checks_where_the_path_is_built(cfg):
