@@ -100,3 +100,18 @@ def test_every_paper_recipe_value_has_a_source():
         for key in ("epochs", "batch_size", "base_lr", "weight_decay"):
             assert key in recipe.sources, (name, key)
         assert any(k in recipe.sources for k in ("schedule",)), name
+
+
+def test_each_config_file_header_has_one_usage_line(repo):
+    """One `snakemake ...` command in the comment block at the top of every config file."""
+    for path in sorted((repo / "config").glob("*.yaml")):
+        if path.name == "schema.yaml":
+            continue
+        header = []
+        for line in path.read_text().splitlines():
+            if not line.startswith("#"):
+                break
+            header.append(line)
+        commands = [ln for ln in header if "snakemake " in ln]
+        assert len(commands) == 1, (path.name, commands)
+        assert "--configfile" in commands[0] or path.name == "config.yaml", path.name

@@ -400,7 +400,7 @@ def run_arrays(
     if train_per_class is not None:
         keep = class_balanced_subset(y, int(train_per_class), int(seed))
         x, y = x[keep], y[keep]
-        log.info("CPU-sized run: %d CIFAR-10 images per class (train_per_class)", int(train_per_class))
+        log.info("%d CIFAR-10 images per class (retraining.train_per_class or training.cap)", int(train_per_class))
     extra = [(sources[s][0][i], sources[s][1][i]) for s, i in data.train if s == "v4"]
     if extra:
         x, y = np.concatenate([x, *[e[0] for e in extra]]), np.concatenate([y, *[e[1] for e in extra]])
