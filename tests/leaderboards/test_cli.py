@@ -141,3 +141,25 @@ def test_pass_rates_skip_the_adaptive_lens_with_a_note(tmp_path):
     assert main(["audit", str(path), "--correctness", "--adaptive", "--eps", "0.3", "--out", str(tmp_path / "o")]) == 0
     s = json.loads((tmp_path / "o/summary.json").read_text())
     assert "adaptive" not in s and any("Adaptive analyst lens: not run" in n for n in s["notes"])
+
+
+def test_adaptive_with_fewer_models_than_its_subset_size(tmp_path, capsys):
+    """3 models, fewer than the selective-ensembling attack's 5 per ensemble: the ensembles shrink
+    to the 3 models (with a note), as in the predictions audit, instead of a traceback."""
+    rng = np.random.default_rng(5)
+    v = (rng.random((3, 200)) < np.array([[0.6], [0.7], [0.8]])).astype(int)
+    path = _matrix(tmp_path, v)
+    assert main(["audit", str(path), "--correctness", "--adaptive", "--eps", "0.2", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert "adaptive" in s and (tmp_path / "o/adaptive/table.csv").is_file()
+    assert any("votes over all 3 models" in n for n in s["notes"])
+    assert "[adaptive]" in capsys.readouterr().out
+
+
+def test_adaptive_with_an_accuracy_table_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("model,a,b\nx,80,70\ny,85,76\nz,90,83\n")
+    argv = ["audit", "--accuracies", str(path), "--columns", "a", "b", "--sizes", "1000", "1000", "--adaptive"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--adaptive needs per-item results" in err and "\n" not in err and not (tmp_path / "o").exists()

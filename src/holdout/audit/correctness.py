@@ -17,9 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.adaptive_lens import adaptive_lens
 from holdout.audit.core import AuditError, BoundsLens, RvwLens, SimilarityLens
-from holdout.audit.run import AuditOptions, AuditResult
+from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
 from holdout.leaderboards.dates import parse_date, read_dates
 from holdout.leaderboards.lenses import CorrectnessLenses, correctness_lenses
@@ -79,7 +78,8 @@ def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str)
         notes.append("New test set: give --item-dates, --model-dates and --split for the split by date.")
     adaptive = None
     if options.adaptive and c.binary:
-        adaptive = adaptive_lens(_as_predictions(c, Path(source).stem))
+        adaptive, why = _adaptive_or_reason(_as_predictions(c, Path(source).stem))
+        notes.extend([f"Adaptive analyst: not applicable because {why}."] if adaptive is None else why)
     elif options.adaptive:
         notes.append("Adaptive analyst lens: not run (it needs 0/1 correctness, not pass rates).")
     sim = SimilarityLens(s, lenses.pairs, lenses.covering, lenses.difficulty)

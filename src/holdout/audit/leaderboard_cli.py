@@ -65,6 +65,8 @@ def run_leaderboard_audit(args: argparse.Namespace) -> dict[str, object] | None:
     if args.accuracies is not None:
         if args.predictions is not None or args.correctness:
             raise AuditError("--accuracies audits a table on its own: give no PREDICTIONS / --correctness with it")
+        if getattr(args, "adaptive", False):
+            raise AuditError("--adaptive needs per-item results (PREDICTIONS or --correctness), not --accuracies")
         check_out_dir(args.out)
         return run_accuracy_table(args)
     if not args.correctness:
