@@ -4,10 +4,10 @@
 span several keys (a grid's start below its stop, a set name that must exist among the
 configured sets, a similarity that must be at least that of independent errors at the
 configured accuracy), or the files and folders the keys name (the mirror folder, the config
-files themselves, the output folders). :func:`check_startup` runs them all; the workflow
+files themselves, the output folders). [`check_startup`][holdout.config.check_startup] runs them all; the workflow
 calls it once, right after the schema validation (``workflow/rules/common.smk``).
 
-Every check raises :class:`ConfigError` with one line naming the key (or file) and the value.
+Every check raises [`ConfigError`][holdout.config.ConfigError] with one line naming the key (or file) and the value.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 
 
 class _FastStrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """:class:`_StrictLoader` on libyaml's parser (4x faster: the workflow reads its config files
+    """`_StrictLoader` on libyaml's parser (4x faster: the workflow reads its config files
     at every start, each SLURM job included)."""
 
 
@@ -90,7 +90,7 @@ _FastStrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG
 def load_yaml_strict(text: str) -> Any:
     """``yaml.safe_load`` that also refuses a key given twice in one mapping.
 
-    Raises :class:`yaml.MarkedYAMLError` (its message has the line and column) for both
+    Raises `yaml.MarkedYAMLError` (its message has the line and column) for both
     syntax errors and duplicate keys. Parsed with libyaml when PyYAML has it; a document it
     refuses is parsed again by the pure-Python parser, so that errors read the same everywhere.
     """
@@ -102,7 +102,7 @@ def load_yaml_strict(text: str) -> Any:
 
 def load_config_file(path: str | Path) -> Any:
     """Read a YAML (or JSON) config file strictly: a syntax error or a duplicate key raises
-    :class:`ConfigError` with the file, line and column."""
+    [`ConfigError`][holdout.config.ConfigError] with the file, line and column."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -120,7 +120,7 @@ def load_config_file(path: str | Path) -> Any:
 
 
 def check_config_files(paths: Iterable[str | Path]) -> None:
-    """Each config file loads strictly (see :func:`load_config_file`) to a mapping."""
+    """Each config file loads strictly (see [`load_config_file`][holdout.config.load_config_file]) to a mapping."""
     for path in paths:
         data = load_config_file(path)
         if data is not None and not isinstance(data, dict):
@@ -307,7 +307,7 @@ def check_bounds(config: Config) -> None:
     The similarity and naive-Bayes bounds of Mania et al. need the coupling of Appendix B,
     which exists only for a similarity >= mu^2 + (1 - mu)^2. With ``bounds.setting_from:
     config`` the accuracy is known here; with ``measured`` the bounds stage checks the grid
-    against the measured accuracy (:func:`holdout.bounds.study.gain_grid`).
+    against the measured accuracy ([`holdout.bounds.study.gain_grid`][holdout.bounds.study.gain_grid]).
     """
     b = config["bounds"]
     for panel in ("similarity", "eps"):
@@ -394,7 +394,7 @@ def check_writable(folders: Iterable[str | Path]) -> None:
     """Every existing folder at or below ``folders`` accepts a new file.
 
     Tries to create (and removes) a temporary file in each, which also catches read-only
-    mounts and access lists that :func:`os.access` misses. Folders that do not exist are
+    mounts and access lists that `os.access` misses. Folders that do not exist are
     skipped (the workflow creates them).
     """
     for top in folders:

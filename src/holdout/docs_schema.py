@@ -3,7 +3,8 @@
 The JSON schema is the one source of every config key's type, default and description
 (``workflow/rules/common.smk`` validates against it and fills in its defaults). This module walks
 it and writes one Markdown table per top-level section, so the page ``configuration.md`` of the
-MkDocs site is never kept by hand (``docs/hooks/schema_page.py`` calls :func:`schema_markdown` at
+MkDocs site is never kept by hand (``docs/hooks/schema_page.py`` calls
+[`schema_markdown`][holdout.docs_schema.schema_markdown] at
 build time).
 
 Key paths are dotted; ``[]`` marks the items of a list and ``<name>`` a key of a mapping whose

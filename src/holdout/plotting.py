@@ -1,7 +1,7 @@
 """One way to save a figure: PNG + PDF, and the CSV of every plotted value beside them.
 
-Every study's ``plots.py`` builds a :class:`matplotlib.figure.Figure` and its values; the
-workflow scripts hand both to :func:`save_figure`, so a reader can open the numbers behind
+Every study's ``plots.py`` builds a `matplotlib.figure.Figure` and its values; the
+workflow scripts hand both to [`save_figure`][holdout.plotting.save_figure], so a reader can open the numbers behind
 any figure without our code.
 """
 

@@ -51,7 +51,8 @@ class PredictionsError(ValueError):
 class Predictions:
     """Predicted labels of K models on one test set of n examples.
 
-    Construct through :meth:`create` (which validates) or :func:`load_predictions`.
+    Construct through [`create`][holdout.predictions.Predictions.create] (which validates) or
+    [`load_predictions`][holdout.predictions.load_predictions].
     """
 
     predictions: np.ndarray
@@ -204,7 +205,7 @@ def save_predictions(path: str | Path, preds: Predictions) -> None:
 
 def align_models(original: Predictions, new: Predictions, source: str) -> Predictions:
     """``new`` reordered to the models of ``original``; the two must hold the same model names
-    (else :class:`PredictionsError` naming ``source``)."""
+    (else [`PredictionsError`][holdout.predictions.PredictionsError] naming ``source``)."""
     missing = [m for m in original.model_names if m not in new.model_names]
     extra = [m for m in new.model_names if m not in original.model_names]
     if missing or extra:
@@ -215,7 +216,7 @@ def align_models(original: Predictions, new: Predictions, source: str) -> Predic
 
 
 def load_predictions(path: str | Path) -> Predictions:
-    """Read and validate a predictions file written by :func:`save_predictions`."""
+    """Read and validate a predictions file written by [`save_predictions`][holdout.predictions.save_predictions]."""
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as z:

@@ -1,6 +1,6 @@
 """Logging helpers shared by the workflow scripts.
 
-Every rule has a ``log:`` file; scripts call :func:`script_logger` first so that
+Every rule has a ``log:`` file; scripts call [`script_logger`][holdout.runlog.script_logger] first so that
 progress, timings and warnings land in that file (and never as bare prints).
 """
 

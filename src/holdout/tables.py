@@ -50,7 +50,7 @@ def write_table(
     """Write ``df`` as CSV (no index) and/or a Markdown file.
 
     The Markdown is ``markdown_text`` when given (a study's own rendering in the paper's
-    layout), else :func:`markdown_table` of ``df``. Parent folders are created.
+    layout), else [`markdown_table`][holdout.tables.markdown_table] of ``df``. Parent folders are created.
     """
     if csv is not None:
         Path(csv).parent.mkdir(parents=True, exist_ok=True)

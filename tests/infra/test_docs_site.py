@@ -380,24 +380,9 @@ def test_run_block_plans_with_its_profile(title, tmp_path):
 # Markdown, so a role stays raw text).
 SPHINX_ROLE = re.compile(r":(?:py:)?(?:func|mod|class|meth|attr|data|exc|obj|ref|const):(?=<code>|`)")
 API_PAGES = sorted(p.stem for p in (DOCS / "api").glob("*.md") if p.stem != "index")
-# Raw roles per API page when this test was written (docstrings written before cross-references
-# were Markdown autorefs). A page may only go down. Once every docstring's roles are converted to
-# autorefs ([`name`][holdout.module.name]), set ROLES_LEFT = {} : then no page may show one.
-ROLES_LEFT = {
-    "adaptive": 26,
-    "adversarial": 93,
-    "audit": 60,
-    "bounds": 45,
-    "cifar10_1": 18,
-    "data": 41,
-    "holdout": 26,
-    "imagenetv2": 21,
-    "retraining": 35,
-    "rvw": 36,
-    "search_analysis": 43,
-    "similarity": 25,
-    "training": 139,
-}
+# Raw roles allowed per API page: none. Cross-references in docstrings are Markdown autorefs
+# ([`name`][holdout.module.name]), which the strict build resolves or fails on.
+ROLES_LEFT: dict[str, int] = {}
 
 
 def sphinx_roles(html: str) -> list[str]:
@@ -420,3 +405,15 @@ def test_no_sphinx_roles_in_api_pages(site, page):
         f"api/{page}: {len(roles)} raw Sphinx roles (allowed {allowed}); write cross-references as "
         f"[`name`][holdout.module.name]. First: {roles[:3]}"
     )
+
+
+def test_no_sphinx_roles_in_docstrings():
+    """Docstrings write cross-references as Markdown autorefs, never as Sphinx roles (raw text on the site)."""
+    role = re.compile(r":(?:py:)?(?:func|mod|class|meth|attr|data|exc|obj):`")
+    hits = [
+        f"{path.relative_to(REPO)}:{i}"
+        for path in sorted((REPO / "src" / "holdout").rglob("*.py"))
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if role.search(line)
+    ]
+    assert not hits, f"Sphinx roles (write [`name`][holdout.module.name] instead): {hits[:10]}"

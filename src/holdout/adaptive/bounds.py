@@ -25,7 +25,8 @@ def section4_bound(n: int, k: int, similarity: float, delta: float, num_alpha: i
 
     For alpha in [0, 1], eps(alpha) = sqrt(4 (k^(1-alpha) log(n+1) + log(2/delta)) / n) holds with
     probability 1 - delta when N_eta(F) <= (n+1)^(k^(1-alpha)) at eta(alpha) = 1 - eps / (4 (e^(eps k^alpha) - 1))
-    (:func:`holdout.bounds.corollary4`). We take the smallest eps over a grid of alpha whose required
+    ([`holdout.bounds.corollary4`][holdout.bounds.corollary4]). We take the smallest eps over a grid of alpha whose
+    required
     eta(alpha) is at most ``similarity``, i.e. we read the measured similarity as the eta at which
     the covering-number condition holds (an assumption the data cannot check). alpha = 0 needs no
     assumption: N_eta(F) <= |F| <= (n+1)^(k-1), so eps(0) is always a valid bound.

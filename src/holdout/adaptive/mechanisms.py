@@ -3,14 +3,17 @@
 Every mechanism receives the 0/1 correctness of the k queries on the leaderboard points
 (a k x n boolean matrix, in the order the analyst asked them) and returns the k answers the
 analyst saw, as accuracies (``nan`` where a mechanism refuses to answer). The queries of the
-attacks in :mod:`holdout.adaptive.attacks` do not depend on earlier answers (only the final
+attacks in [`holdout.adaptive.attacks`][holdout.adaptive.attacks] do not depend on earlier answers (only the final
 submission does), so answering them in one call is the same as answering them one by one.
 
-- :func:`trivial`: the exact empirical accuracy (Mania et al. 2019, Sec. 4, "Trivial Mechanism").
-- :func:`ladder`: Blum & Hardt (2015), *The Ladder*, Algorithm 1 (step size eta).
-- :func:`ladder_parameter_free`: Blum & Hardt (2015), the parameter-free Ladder (one-sided paired
+- [`trivial`][holdout.adaptive.mechanisms.trivial]: the exact empirical accuracy (Mania et al. 2019, Sec. 4, "Trivial
+  Mechanism").
+- [`ladder`][holdout.adaptive.mechanisms.ladder]: Blum & Hardt (2015), *The Ladder*, Algorithm 1 (step size eta).
+- [`ladder_parameter_free`][holdout.adaptive.mechanisms.ladder_parameter_free]: Blum & Hardt (2015), the parameter-free
+  Ladder (one-sided paired
   t-test against the current leader; as in their code ``mrtzh/Ladder.jl``, ``score!(::FreeLadder)``).
-- :func:`thresholdout`: Dwork et al. (2015, *Science* 349:636), Thresholdout (threshold T, Laplace
+- [`thresholdout`][holdout.adaptive.mechanisms.thresholdout]: Dwork et al. (2015, *Science* 349:636), Thresholdout
+  (threshold T, Laplace
   noise scale sigma, overfitting budget B).
 """
 

@@ -2,18 +2,23 @@
 
 Risks and the statistic T_i (Sec. 2.2 and 3)
 ---------------------------------------------
-- :func:`empirical_error`      R_S(f), the error on the test set (Sec. 2).
-- :func:`adversarial_risk`     R_g(f), the importance-weighted adversarial risk (eq. 2).
-- :func:`t_statistic`          T_i = L(f, g(X_i)) h_g(g(X_i)) - L(f, X_i), per example (eq. 5).
+- [`empirical_error`][holdout.adversarial.empirical_error]      R_S(f), the error on the test set (Sec. 2).
+- [`adversarial_risk`][holdout.adversarial.adversarial_risk]     R_g(f), the importance-weighted adversarial risk (eq.
+  2).
+- [`t_statistic`][holdout.adversarial.t_statistic]          T_i = L(f, g(X_i)) h_g(g(X_i)) - L(f, X_i), per example (eq.
+  5).
 
 Bounds and tests (Sec. 3)
 -------------------------
-- :func:`bernstein_bound`      the empirical Bernstein bound B(m, sigma^2, delta, U) (eq. 6).
-- :func:`bernstein_p_value`    the p-value of an observed |T| under that bound (eq. 7).
-- :func:`interval_test`        the confidence-interval test (Sec. 3.1).
-- :func:`pairwise_test`        the pairwise independence test (Sec. 3.2).
-- :func:`n_model_test`         the N-model test (Sec. 3.3).
-- :class:`IntervalTestResult`, :class:`OverfittingTestResult`: their results.
+- [`bernstein_bound`][holdout.adversarial.bernstein_bound]      the empirical Bernstein bound B(m, sigma^2, delta, U)
+  (eq. 6).
+- [`bernstein_p_value`][holdout.adversarial.bernstein_p_value]    the p-value of an observed |T| under that bound (eq.
+  7).
+- [`interval_test`][holdout.adversarial.interval_test]        the confidence-interval test (Sec. 3.1).
+- [`pairwise_test`][holdout.adversarial.pairwise_test]        the pairwise independence test (Sec. 3.2).
+- [`n_model_test`][holdout.adversarial.n_model_test]         the N-model test (Sec. 3.3).
+- [`IntervalTestResult`][holdout.adversarial.IntervalTestResult],
+  [`OverfittingTestResult`][holdout.adversarial.OverfittingTestResult]: their results.
 
 The shared core: these statistics ([`stats`][holdout.adversarial.stats]), the translational
 AEGs of Appendix B with exact densities ([`translation_set`][holdout.adversarial.translation_set],

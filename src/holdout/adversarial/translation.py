@@ -52,7 +52,7 @@ multiplies the zero-one loss in eqs. 2 and 5). With
 So the attack on x needs the model on ``x + V``; the density of x' on ``x' + V``
 (within 2 eps of x); for the deterministic attacks also on ``x'' + V`` for the
 correctly classified neighbours ``x''`` (within 3 eps of x, Appendix B.1 and
-Figure 9). :func:`check_canvas` refuses canvases without that margin.
+Figure 9). [`check_canvas`][holdout.adversarial.translation.check_canvas] refuses canvases without that margin.
 
 Cost
 ----
@@ -280,10 +280,10 @@ def translation_attacks(
         already preprocessed (e.g. normalised) as the model expects.
     labels : true classes y_i.
     window : ``(h, w)`` of the model's input.
-    eps, norm : the translation set V_eps (see :func:`translation_set`).
+    eps, norm : the translation set V_eps (see [`translation_set`][holdout.adversarial.translation.translation_set]).
     origins : top-left corner of the original window per image (default: central,
-        :func:`centre_origin`).
-    attacks : any of :data:`ATTACKS`.
+        [`centre_origin`][holdout.adversarial.translation.centre_origin]).
+    attacks : any of `ATTACKS`.
     seed, indices : the random attacks draw from ``SeedSequence([seed, stream,
         indices[i]])`` (default indices ``0..n-1``; pass global indices when the data
         set is processed in chunks).

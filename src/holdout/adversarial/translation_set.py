@@ -1,7 +1,8 @@
 """What the translation attacks of Werpachowski et al. (2019) take and return: the set V_eps of
 translations (Sec. 5.1), the canvas geometry they need, and the result types (Appendix B).
 
-The attack itself is :func:`holdout.adversarial.translation.translation_attacks`.
+The attack itself is
+[`holdout.adversarial.translation.translation_attacks`][holdout.adversarial.translation.translation_attacks].
 """
 
 from __future__ import annotations

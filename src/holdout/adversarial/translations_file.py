@@ -6,9 +6,11 @@ The attacks and their exact densities (eqs. 8, 9) only need, per image and windo
 whether the model misclassifies the translated image and (for ``strongest``) its excess
 logit ``max_i l_i - l_y``. A file holding the predicted class of every model on every
 needed translation of every test image therefore replaces the model: this module reads
-and checks such a file and runs the same attack code (:mod:`holdout.adversarial.translation`,
+and checks such a file and runs the same attack code
+([`holdout.adversarial.translation`][holdout.adversarial.translation],
 stages A-C and the densities) on a lookup table instead of a network. Pure numpy; only
-:func:`make_translations_file` imports torch (inside the function).
+[`make_translations_file`][holdout.adversarial.translations_file.make_translations_file] imports torch (inside the
+function).
 
 Format (``.npz``, see ``docs`` for the user-facing description)
 -------------------------------------------------------------
@@ -107,7 +109,7 @@ def required_offsets(V: TranslationSet, steps: int) -> set[tuple[int, int]]:
 
 
 def available_attacks(data: TranslationsData) -> dict[str, str]:
-    """Per AEG of :data:`ATTACKS`: "" when the file allows it, else why not (one phrase)."""
+    """Per AEG of `ATTACKS`: "" when the file allows it, else why not (one phrase)."""
     have = {tuple(int(x) for x in v) for v in data.vectors}
     V = data.translations
     out = {}
@@ -178,7 +180,8 @@ def _int_array(z: Any, key: str, ndim: int, path: str) -> np.ndarray:
 
 
 def check_translations(data: TranslationsData) -> TranslationsData:
-    """Every shape, range and consistency rule of the format; :class:`TranslationsFileError` naming the file."""
+    """Every shape, range and consistency rule of the format;
+    [`TranslationsFileError`][holdout.adversarial.translations_file.TranslationsFileError] naming the file."""
     p = path = data.source
     K, n, P = data.predictions.shape
     if K < 1 or n < 1:
@@ -214,7 +217,9 @@ def check_translations(data: TranslationsData) -> TranslationsData:
 
 
 def read_translations(path: str | Path) -> TranslationsData:
-    """Read and check a translations file (:class:`TranslationsFileError` naming ``path`` on any problem)."""
+    """Read and check a translations file
+    ([`TranslationsFileError`][holdout.adversarial.translations_file.TranslationsFileError] naming ``path`` on any
+    problem)."""
     p = str(path)
     if Path(path).is_dir():
         raise _fail(p, "is a directory; --translations needs a .npz translations file")
@@ -311,8 +316,11 @@ def attacks_from_translations(
     data: TranslationsData, model: int | str, attacks: Sequence[str] | None = None, seed: int = 0
 ) -> TranslationAttackResult:
     """The translational AEGs of Appendix B with exact densities (eqs. 8, 9) for one model of the
-    file, by the same code as :func:`holdout.adversarial.translation.translation_attacks` with the
-    file in place of the network. ``attacks`` None: every AEG the file allows (:func:`available_attacks`)."""
+    file, by the same code as
+    [`holdout.adversarial.translation.translation_attacks`][holdout.adversarial.translation.translation_attacks] with
+    the
+    file in place of the network. ``attacks`` None: every AEG the file allows
+    ([`available_attacks`][holdout.adversarial.translations_file.available_attacks])."""
     k = data.models.index(model) if isinstance(model, str) else int(model)
     why = available_attacks(data)
     attacks = tuple(a for a in ATTACKS if not why[a]) if attacks is None else tuple(attacks)

@@ -1,8 +1,11 @@
 """Optional audit lens (``holdout audit --adaptive``): the adaptive analyst study on the researcher's models.
 
-Runs :func:`holdout.adaptive.study.run_study` on the audited predictions (the same attacks,
-mechanisms and Section 4 bound as ``results/adaptive/``): :func:`adaptive_lens` computes,
-:func:`write_adaptive` writes ``adaptive/table.csv``, ``table.md``, ``overfit.png/.pdf/.csv`` and
+Runs [`holdout.adaptive.study.run_study`][holdout.adaptive.study.run_study] on the audited predictions (the same
+attacks,
+mechanisms and Section 4 bound as ``results/adaptive/``): [`adaptive_lens`][holdout.audit.adaptive_lens.adaptive_lens]
+computes,
+[`write_adaptive`][holdout.audit.adaptive_lens.write_adaptive] writes ``adaptive/table.csv``, ``table.md``,
+``overfit.png/.pdf/.csv`` and
 ``summary.json`` under the audit's output folder, and the report gets a section with the figure.
 """
 
@@ -35,7 +38,8 @@ AUDIT_PARAMS = StudyParams(n_splits=5, k_grid=(1, 2, 5, 10, 20, 50, 100, 200), e
 
 @dataclass(frozen=True)
 class AdaptiveLens:
-    """The summarized study (:func:`holdout.adaptive.study.summarize`), the models' mean pairwise
+    """The summarized study ([`holdout.adaptive.study.summarize`][holdout.adaptive.study.summarize]), the models' mean
+    pairwise
     similarity and the half-size n the attacks saw."""
 
     table: pd.DataFrame

@@ -2,10 +2,12 @@
 overfitting via adversarial examples*, from a translations file instead of the models.
 
 From each model's predictions on every needed translation of every test image
-(:mod:`holdout.adversarial.translations_file`) the translational AEGs of Appendix B and their
+([`holdout.adversarial.translations_file`][holdout.adversarial.translations_file]) the translational AEGs of Appendix B
+and their
 exact densities (eqs. 8, 9) give per model and AEG the test error R_S, the importance-weighted
 adversarial risk estimate R_g of eq. (2), the pairwise independence test (6)-(7), and over all
-models the N-model test of Sec. 3.3 (ii). Every number comes from :mod:`holdout.adversarial.stats`.
+models the N-model test of Sec. 3.3 (ii). Every number comes from
+[`holdout.adversarial.stats`][holdout.adversarial.stats].
 Torch-free.
 """
 

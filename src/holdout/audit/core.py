@@ -2,17 +2,20 @@
 
 One pure function per lens, each returning a frozen dataclass or a DataFrame:
 
-* :func:`accuracy_lens`: accuracy with exact Clopper-Pearson intervals (Recht et al. 2018, Sec. 3.2).
-* :func:`new_set_lens`: on a second, newer test set: gap, Delta rank, error ratio and the
+* [`accuracy_lens`][holdout.audit.core.accuracy_lens]: accuracy with exact Clopper-Pearson intervals (Recht et al. 2018,
+  Sec. 3.2).
+* [`new_set_lens`][holdout.audit.core.new_set_lens]: on a second, newer test set: gap, Delta rank, error ratio and the
   least-squares line of new on original accuracy with its band (Recht et al. Table 1, Table 4,
   Eq. 3 and Figure 2).
-* :func:`similarity_lens`: pairwise similarity against the independent-errors baseline, the
+* [`similarity_lens`][holdout.audit.core.similarity_lens]: pairwise similarity against the independent-errors baseline,
+  the
   greedy upper bound on the similarity covering number N_eta, the difficulty distribution
   (Mania et al. 2019, Sec. 5.1, Definition 1, Fig. 1a, Fig. 4).
-* :func:`bounds_lens`: how many models the test set supports at (eps, delta) under the union
+* [`bounds_lens`][holdout.audit.core.bounds_lens]: how many models the test set supports at (eps, delta) under the union
   bound (2), the similarity bound (3)+(8) and the naive-Bayes bound (A1) of Mania et al., at the
   measured n, mean accuracy and mean similarity, against the K the user evaluated.
-* :func:`rvw_lens`: Rip van Winkle's Razor (Arora & Zhang 2021, Theorem 3.1) on the selected model.
+* [`rvw_lens`][holdout.audit.core.rvw_lens]: Rip van Winkle's Razor (Arora & Zhang 2021, Theorem 3.1) on the selected
+  model.
 
 Accuracies, gaps and errors in the tables are in percent (as in the papers); the dataclasses
 hold fractions where the bound formulas take fractions (error rates, similarity, eps).
@@ -73,7 +76,8 @@ class AuditError(ValueError):
 
 
 def check_open_unit(name: str, value: float) -> float:
-    """``value`` as a float when it lies in the open interval (0, 1), else :class:`AuditError`."""
+    """``value`` as a float when it lies in the open interval (0, 1), else
+    [`AuditError`][holdout.audit.core.AuditError]."""
     v = float(value)
     if not 0.0 < v < 1.0:
         raise AuditError(f"{name} must lie in (0, 1), got {value}")
@@ -95,9 +99,10 @@ def load_audit_predictions(
 ) -> Predictions:
     """K models' predictions on one test set, from any format the data stage reads.
 
-    ``.npz``: the :mod:`holdout.predictions` format (labels inside; ``labels``, when given, must
-    equal them). ``.csv`` / ``.npy``: the user layouts of :func:`holdout.data.convert_user_predictions`
-    (``labels`` required). Every problem raises :class:`AuditError` naming the file.
+    ``.npz``: the [`holdout.predictions`][holdout.predictions] format (labels inside; ``labels``, when given, must
+    equal them). ``.csv`` / ``.npy``: the user layouts of
+    [`holdout.data.convert_user_predictions`][holdout.data.convert_user_predictions]
+    (``labels`` required). Every problem raises [`AuditError`][holdout.audit.core.AuditError] naming the file.
     """
     path = Path(path)
     try:
@@ -121,7 +126,8 @@ def load_audit_predictions(
 
 def align_models(original: Predictions, new: Predictions, source: str) -> Predictions:
     """``new`` reordered to the models of ``original``; the two must hold the same model names
-    (:func:`holdout.predictions.align_models`, its error as :class:`AuditError`)."""
+    ([`holdout.predictions.align_models`][holdout.predictions.align_models], its error as
+    [`AuditError`][holdout.audit.core.AuditError])."""
     try:
         return _align_models(original, new, source)
     except PredictionsError as exc:
@@ -311,9 +317,10 @@ def bounds_lens(
 def selection_bits(description: str | Path | None = None, search_size: int | None = None) -> tuple[int, str]:
     """Description length |f|_r of the selected model in bits, and how it was counted.
 
-    ``description``: a description file in the :func:`holdout.rvw.description_length` format;
+    ``description``: a description file in the [`holdout.rvw.description_length`][holdout.rvw.description_length]
+    format;
     ``search_size`` G: the model is the best of configurations drawn from a grid of G, named by
-    its index, ceil(log2 G) bits. Both: their sum. Neither: :class:`AuditError`.
+    its index, ceil(log2 G) bits. Both: their sum. Neither: [`AuditError`][holdout.audit.core.AuditError].
     """
     if description is None and search_size is None:
         raise AuditError("the Rip van Winkle lens needs --rvw-description FILE or --search-size G")
@@ -367,7 +374,8 @@ def rvw_lens(
     delta: float = 0.05,
     selected: str | None = None,
 ) -> RvwLens:
-    """RvW bound for ``selected`` (default: the most accurate row of :func:`accuracy_lens`)."""
+    """RvW bound for ``selected`` (default: the most accurate row of
+    [`accuracy_lens`][holdout.audit.core.accuracy_lens])."""
     delta = check_open_unit("delta", delta)
     if bits > C:
         raise AuditError(f"the description has {bits} bits, more than C = {C:g} (raise --rvw-C)")

@@ -2,7 +2,7 @@
 and the sanity checks that catch common mistakes before any lens runs.
 
 - scores (probabilities or logits, floats): predicted class = argmax over the last axis (the
-  first maximum on ties), the scores kept in :attr:`holdout.predictions.Predictions.scores`;
+  first maximum on ties), the scores kept in `holdout.predictions.Predictions.scores`;
 - top-k (integers, ImageNet testbed style): predicted class = column 0;
 - 1-based labels (1..C) against 0-based predictions: refused with the likely cause;
 - accuracies at or below chance (1 / C): a warning shown in red at the top of the report.
@@ -47,8 +47,9 @@ def one_line(exc: BaseException) -> str:
 @contextmanager
 def user_input(option: str, path: object) -> Iterator[None]:
     """Turn a library ``ValueError`` / ``TypeError`` / ``OverflowError`` (``UnicodeDecodeError``
-    included) raised on a user's input into one :class:`AuditError` line naming ``option`` and
-    ``path``; an :class:`AuditError` passes unchanged."""
+    included) raised on a user's input into one [`AuditError`][holdout.audit.inputs.AuditError] line naming ``option``
+    and
+    ``path``; an [`AuditError`][holdout.audit.inputs.AuditError] passes unchanged."""
     try:
         yield
     except AuditError:
@@ -114,7 +115,8 @@ def check_memory(
 
 
 def check_input_path(path: str | Path, option: str) -> Path:
-    """``path`` as a Path when it is a file; :class:`AuditError` naming ``option`` otherwise."""
+    """``path`` as a Path when it is a file; [`AuditError`][holdout.audit.inputs.AuditError] naming ``option``
+    otherwise."""
     p = Path(path)
     if p.is_dir():
         raise AuditError(f"{option} {p}: is a directory, not a predictions file (give the .csv, .npy or .npz inside)")
@@ -126,7 +128,7 @@ def check_input_path(path: str | Path, option: str) -> Path:
 def check_out_dir(out: str | Path) -> Path:
     """Check that ``--out`` can be created beside its siblings: its parent folder is created (with
     parents) and must accept a new file (the audit writes there first, then moves its folder into
-    place); :class:`AuditError` naming --out otherwise."""
+    place); [`AuditError`][holdout.audit.inputs.AuditError] naming --out otherwise."""
     p = Path(out)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -147,8 +149,9 @@ def read_array_predictions(
     model_names: list[str] | None = None,
     num_classes: int | None = None,
 ) -> tuple[Predictions, str]:
-    """A 3-D ``.npy`` of scores (K x n x C) or top-k classes (K x n x k) as :class:`Predictions`,
-    and one sentence saying what was read. ``kind``: see :data:`KINDS` (``labels`` refuses 3-D)."""
+    """A 3-D ``.npy`` of scores (K x n x C) or top-k classes (K x n x k) as
+    [`Predictions`][holdout.audit.inputs.Predictions],
+    and one sentence saying what was read. ``kind``: see `KINDS` (``labels`` refuses 3-D)."""
     path = Path(path)
     try:
         arr = np.load(path, allow_pickle=False)

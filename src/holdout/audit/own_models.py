@@ -2,7 +2,7 @@
 
 Inputs are the contract files of the search and adversarial studies:
 
-* ``results/search/predictions/cifar10_test.npz`` (:mod:`holdout.predictions`; model names
+* ``results/search/predictions/cifar10_test.npz`` ([`holdout.predictions`][holdout.predictions]; model names
   ``m<index:03d>@e<epoch:03d>``, one entry per sampled configuration and evaluated epoch);
 * ``results/search/configs.csv`` (one row per sampled configuration: the grid of the search);
 * ``results/search/predictions/cifar10_1_v6.npz`` (same names; only when the images exist);
@@ -47,7 +47,7 @@ PVALUE_COLUMNS = ("model", "set", "aeg", "sample_size", "p_value")
 
 
 def parse_search_name(name: str) -> tuple[int, int]:
-    """``m012@e040`` -> (12, 40); anything else raises :class:`AuditError`."""
+    """``m012@e040`` -> (12, 40); anything else raises [`AuditError`][holdout.audit.own_models.AuditError]."""
     match = SEARCH_NAME.match(name)
     if match is None:
         raise AuditError(f"model name {name!r} is not of the form m<index:03d>@e<epoch:03d>")

@@ -1,7 +1,7 @@
 """Figures of ``holdout audit``: one function per figure, each returning the figure.
 
 The similarity figures (Mania et al. Fig. 1a, Fig. 4, covering numbers) are those of
-:mod:`holdout.similarity.plots`; here are the accuracy chart, the new-vs-original figure in the
+[`holdout.similarity.plots`][holdout.similarity.plots]; here are the accuracy chart, the new-vs-original figure in the
 style of Recht et al. Figure 2 (any test-set pair) and the testable-models chart.
 """
 

@@ -99,7 +99,8 @@ def _lens_table(result: AuditResult, lens: str) -> str:
 
 
 def render_report(result: AuditResult, summary: dict, figures: dict[str, Path]) -> str:
-    """The HTML page of one audit (``summary`` from :func:`holdout.audit.run.summary_dict`)."""
+    """The HTML page of one audit (``summary`` from
+    [`holdout.audit.run.summary_dict`][holdout.audit.run.summary_dict])."""
     parts = [
         f"<h1>holdout audit: {html.escape(result.test_set or result.source)}</h1>",
         (

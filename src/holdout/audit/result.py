@@ -21,7 +21,7 @@ LENSES = ("accuracy", "new", "similarity", "bounds", "rvw", "adversarial")
 @dataclass(frozen=True)
 class AuditOptions:
     """Settings of one audit (the CLI's options). ``rvw_bits`` / ``rvw_detail`` come from
-    :func:`holdout.audit.selection_bits`; None skips the Rip van Winkle lens."""
+    [`holdout.audit.selection_bits`][holdout.audit.selection_bits]; None skips the Rip van Winkle lens."""
 
     eps: float = 0.01
     delta: float = 0.05

@@ -1,6 +1,7 @@
 """The whole audit: run the chosen lenses on loaded predictions, then write every output.
 
-:func:`run_audit` is pure (predictions in, :class:`AuditResult` out); :func:`write_audit` writes
+[`run_audit`][holdout.audit.run.run_audit] is pure (predictions in, [`AuditResult`][holdout.audit.run.AuditResult] out);
+[`write_audit`][holdout.audit.run.write_audit] writes
 CSVs of every number, PNG/PDF figures (with the CSV of their plotted values), ``summary.json``
 and the self-contained ``report.html`` into one folder.
 """

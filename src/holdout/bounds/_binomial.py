@@ -1,4 +1,4 @@
-"""Log-space binomial numerics behind the bounds of Mania et al. (2019) (:mod:`holdout.bounds.core`).
+"""Log-space binomial numerics behind the bounds of Mania et al. (2019) ([`holdout.bounds.core`][holdout.bounds.core]).
 
 The deviation thresholds of one model (the tail convention of the ``core`` module docstring),
 binomial point masses in Loader's saddle-point form (relative error ~1e-15 at n = 50,000, where
@@ -89,7 +89,7 @@ def _stirlerr(x: np.ndarray) -> np.ndarray:
 def _log_binom_pmf(k: np.ndarray, n: float, p: float) -> np.ndarray:
     """log P(Bin(n, p) = k) for a vector ``k`` and one ``n``, -inf outside 0..n.
 
-    Loader's saddle-point form (as in R's dbinom) of :func:`_log_pmf_grid`, plus the
+    Loader's saddle-point form (as in R's dbinom) of `_log_pmf_grid`, plus the
     degenerate p = 0 and p = 1: relative accuracy ~1e-15 even for n = 50,000, where
     differences of log-gamma values would lose ~5 digits.
     """
@@ -161,7 +161,7 @@ def _bd0(x: np.ndarray, m: np.ndarray) -> np.ndarray:
 def _log_pmf_grid(j: np.ndarray, p: float, cols: np.ndarray) -> np.ndarray:
     """log P(Bin(j, p) = a) for rows j and columns a (0 < p < 1), Loader's saddle-point form.
 
-    The log-gamma-free form of :func:`_log_binom_pmf` with the 1-D parts (Stirling
+    The log-gamma-free form of `_log_binom_pmf` with the 1-D parts (Stirling
     corrections of j and a, and of j - a from a table) computed once.
     """
     q = 1.0 - p

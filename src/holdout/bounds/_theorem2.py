@@ -58,7 +58,8 @@ def theorem2_max_similarity(n: int, k: float, cover_size: float, delta: float) -
 def theorem2_eps(n: int, k: float, cover_size: float, similarity: float, delta: float) -> float:
     """The eps of (5): max{sqrt(2 log(4 N_eta/delta)/n), sqrt(32 (1 - eta) log(4k/delta)/n)}.
 
-    Valid (holds with probability 1 - delta) for eta <= :func:`theorem2_max_similarity`;
+    Valid (holds with probability 1 - delta) for eta <=
+    [`theorem2_max_similarity`][holdout.bounds._theorem2.theorem2_max_similarity];
     raises ``ValueError`` otherwise.
     """
     eta = _check_unit("similarity", similarity)
@@ -82,7 +83,8 @@ def _eps6(n: int, cover_size: float, delta: float, as_printed: bool) -> float:
 def theorem2_min_similarity_high(n: int, k: float, cover_size: float, delta: float, as_printed: bool = False) -> float:
     """The smallest eta for which (6) holds: 1 - eps / (4 (e^(2 eps) (2k)^(4/(n eps)) - 1)).
 
-    eps is that of :func:`theorem2_eps_high_similarity` (same ``as_printed``); the
+    eps is that of [`theorem2_eps_high_similarity`][holdout.bounds._theorem2.theorem2_eps_high_similarity] (same
+    ``as_printed``); the
     exponential is evaluated as expm1 of 2 eps + 4 log(2k)/(n eps).
     """
     n = _check_n(n)
@@ -97,7 +99,8 @@ def theorem2_min_similarity_high(n: int, k: float, cover_size: float, delta: flo
 def theorem2_eps_high_similarity(
     n: int, k: float, cover_size: float, similarity: float, delta: float, as_printed: bool = False
 ) -> float:
-    """The eps of (6), valid for eta >= :func:`theorem2_min_similarity_high`.
+    """The eps of (6), valid for eta >=
+    [`theorem2_min_similarity_high`][holdout.bounds._theorem2.theorem2_min_similarity_high].
 
     The paper prints eps = sqrt(log((2 N_eta + 1)/delta)/n) (``as_printed=True``). Its proof
     ends with (4) <= (2 N_eta + 1) e^(-n eps^2 / 2), which is at most delta only for

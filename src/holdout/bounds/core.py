@@ -6,7 +6,8 @@ All functions take the paper's quantities as keyword arguments:
 - ``similarity``: eta = P(q_i(z) = q_j(z)), the probability that two models' 0-1 losses agree;
 - ``eps``: the tolerated deviation |E_S[q] - E_D[q]|; ``delta``: the failure probability.
 
-Tail convention (one helper, :func:`deviation_thresholds`, used by every bound). With
+Tail convention (one helper, [`deviation_thresholds`][holdout.bounds.core.deviation_thresholds], used by every bound).
+With
 X the number of test errors of a model, a deviation is ``X >= n(mu + eps)`` on the right
 and ``X < n(mu - eps)`` on the left, where ``n(mu +- eps)`` is taken as the nearest integer
 when floating point lands within a hair (1e-9 relative) of it. This is the convention that
@@ -16,7 +17,7 @@ both 259,004).
 The similarity and naive-Bayes bounds use the same events, so their gains over the union
 bound compare like with like.
 
-Numerics (:mod:`holdout.bounds._binomial`): every probability that can be tiny is handled in log space; sums over the
+Numerics (`holdout.bounds._binomial`): every probability that can be tiny is handled in log space; sums over the
 binomial "easy set" count J of the coupling (Appendix B) keep only the values of J whose
 terms are not negligible in absolute terms (below e^-700 each, i.e. a total absolute error
 below 1e-300), which for n = 50,000 means a few thousand terms instead of 50,001. Binomial
@@ -142,7 +143,8 @@ def pair_coupling(error_1: float, error_2: float, similarity: float) -> PairCoup
 
     P(X_1 = 1) = p11/(p01 + p11), P(X_2 = 1) = p11/(p10 + p11),
     P(W = 1) = (p10 + p11)(p01 + p11)/p11, which exists iff p11 >= p1 p2 (the losses are
-    not negatively correlated, i.e. similarity >= :func:`independent_similarity`).
+    not negatively correlated, i.e. similarity >=
+    [`independent_similarity`][holdout.bounds.core.independent_similarity]).
     Equivalently p_w = p1 p2 / p11, P(X_1 = 1) = p1 / p_w, P(X_2 = 1) = p2 / p_w.
     """
     p1 = _check_open_unit("error_1", error_1)
@@ -398,7 +400,8 @@ def similarity_bound_k(
     For fixed anchor thresholds the bound is linear in k; the minimum over thresholds is
     nondecreasing in k, so an integer binary search on k is exact. About 4x the union bound
     at the ImageNet setting (n = 50,000, mu = 0.244, eta = 0.85, eps = 0.01, delta = 0.05;
-    Mania et al. Sec. 5.1 and Fig. 1b). See :func:`similarity_bound_probability` for
+    Mania et al. Sec. 5.1 and Fig. 1b). See
+    [`similarity_bound_probability`][holdout.bounds.core.similarity_bound_probability] for
     ``form``.
     """
     delta = _check_delta(delta)

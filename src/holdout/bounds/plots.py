@@ -22,7 +22,7 @@ _COLORS = {"union": "#7f7f7f", "sb": "#1f77b4", "nbb": "#d62728"}
 def figure1b(table: pd.DataFrame) -> Figure:
     """Mania et al. Fig. 1b: number of testable models under each bound, log scale.
 
-    ``table`` is :func:`holdout.bounds_study.figure1b_table` (one row per bound).
+    ``table`` is `holdout.bounds_study.figure1b_table` (one row per bound).
     """
     fig, ax = plt.subplots(figsize=(4.8, 3.8))
     names = ["Union bound", "Similarity\nbound", "Naive Bayes\nbound"]
@@ -56,7 +56,7 @@ def figure1b(table: pd.DataFrame) -> Figure:
 def figure2(by_similarity: pd.DataFrame, by_eps: pd.DataFrame) -> Figure:
     """Mania et al. Fig. 2: gain over the union bound vs similarity (left) and vs eps (right).
 
-    Each table is :func:`holdout.bounds_study.gain_grid` over one parameter.
+    Each table is `holdout.bounds_study.gain_grid` over one parameter.
     """
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6))
     panels = [

@@ -1,7 +1,7 @@
 """The bounds study of Mania et al. (2019): Figure 1b, Figure 2 and Table 1 as tables.
 
-Pure functions over :mod:`holdout.bounds`; the workflow scripts call them and the plotting
-functions in :mod:`holdout.plots_bounds` draw their results.
+Pure functions over [`holdout.bounds`][holdout.bounds]; the workflow scripts call them and the plotting
+functions in `holdout.plots_bounds` draw their results.
 """
 
 from __future__ import annotations
@@ -97,7 +97,8 @@ def save_setting(setting: Setting, path: str | Path) -> None:
 
 
 def load_setting(path: str | Path) -> Setting:
-    """Read the JSON written by :func:`save_setting` back into a :class:`Setting`."""
+    """Read the JSON written by [`save_setting`][holdout.bounds.study.save_setting] back into a
+    [`Setting`][holdout.bounds.study.Setting]."""
     data = json.loads(Path(path).read_text())
     return Setting(
         n=data["n"], mean_accuracy=data["mean_accuracy"], similarity=data["similarity"], source=data["source"]
@@ -183,7 +184,9 @@ def _ratio(a: int, b: int) -> float:
 def count_testable_models(
     n: int, error: float, similarity: float, eps: float, delta: float, form: str = "literal"
 ) -> ModelCounts:
-    """The k of :func:`union_bound_k`, :func:`similarity_bound_k` and :func:`naive_bayes_bound_k`."""
+    """The k of [`union_bound_k`][holdout.bounds.study.union_bound_k],
+    [`similarity_bound_k`][holdout.bounds.study.similarity_bound_k] and
+    [`naive_bayes_bound_k`][holdout.bounds.study.naive_bayes_bound_k]."""
     return ModelCounts(
         n=n,
         error=error,
@@ -206,7 +209,8 @@ def count_testable_models(
 def testable_model_counts(
     n: int, error: float, similarity: float, eps: float, delta: float
 ) -> tuple[int, int | None, int | None]:
-    """(union_k, similarity_k, naive_bayes_k) of :func:`count_testable_models` for measured models.
+    """(union_k, similarity_k, naive_bayes_k) of [`count_testable_models`][holdout.bounds.study.count_testable_models]
+    for measured models.
 
     The similarity and naive-Bayes counts are None when ``similarity`` is below the
     independent-errors similarity mu^2 + (1 - mu)^2 at ``error`` = mu: the coupling behind both
@@ -249,7 +253,7 @@ def gain_grid(
 ) -> pd.DataFrame:
     """Testable models and gains on the grid similarities x eps_values (Mania et al. Fig. 2).
 
-    One row per grid point (columns of :class:`ModelCounts` plus the two gains).
+    One row per grid point (columns of [`ModelCounts`][holdout.bounds.study.ModelCounts] plus the two gains).
     Points are computed in ``threads`` processes when ``threads > 1``.
     """
     for s in similarities:
@@ -397,7 +401,7 @@ _TABLE1_COLUMNS = {
 
 
 def table1_markdown(df: pd.DataFrame, notes: Sequence[str] = (), title: str = "") -> str:
-    """Markdown rendering of :func:`table1` (the paper's layout plus our k's), with notes."""
+    """Markdown rendering of [`table1`][holdout.bounds.study.table1] (the paper's layout plus our k's), with notes."""
     shown = pd.DataFrame(
         {
             "name": df["name"],

@@ -18,7 +18,8 @@ FIGURE2_TITLE = "CIFAR-10: new test set (v4) vs original test set"
 
 
 def plot_figure2(points: pd.DataFrame, line: pd.DataFrame, *, band_level: float = 0.95) -> Figure:
-    """Recht et al. Figure 2 of the 30 published models (:func:`figure2` with the paper's title)."""
+    """Recht et al. Figure 2 of the 30 published models ([`figure2`][holdout.cifar10_1.plots.figure2] with the paper's
+    title)."""
     return figure2(points, line, band_level=band_level)
 
 

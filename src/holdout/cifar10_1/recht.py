@@ -1,7 +1,7 @@
 """Recht et al. (2018), "Do CIFAR-10 classifiers generalize to CIFAR-10?": Tables 1, 4, 5, Fig. 2.
 
 All accuracies are computed from the published per-image predictions (the predictions
-format of :mod:`holdout.predictions`); intervals are exact Clopper-Pearson intervals
+format of [`holdout.predictions`][holdout.predictions]); intervals are exact Clopper-Pearson intervals
 (Sec. 3.2 and 5.1 of the paper: "Clopper-Pearson at confidence level 95%"), the line of
 Figure 2 / Eq. (3) is an ordinary least-squares fit of new on original accuracy (percent).
 
@@ -45,7 +45,8 @@ def _by_model(df: pd.DataFrame, prefix: str) -> pd.DataFrame:
 def table1(original: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
     """Recht et al. Table 1: original and new accuracy with intervals, gap, Delta Rank.
 
-    Inputs are :func:`accuracy_table` outputs with the same models. Rows are sorted by
+    Inputs are [`accuracy_table`][holdout.cifar10_1.recht.accuracy_table] outputs with the same models. Rows are sorted
+    by
     original accuracy (correct count), descending; ties keep the input order (the
     paper's order when the input follows ``data.cifar10_1_models``).
     """
@@ -200,7 +201,8 @@ def table5_markdown(t5: pd.DataFrame) -> str:
 
 
 def new_accuracies_markdown(df: pd.DataFrame) -> str:
-    """Accuracies on v4 and v6 with intervals (columns of :func:`new_accuracies`)."""
+    """Accuracies on v4 and v6 with intervals (columns of
+    [`new_accuracies`][holdout.cifar10_1.recht.new_accuracies])."""
     out = pd.DataFrame(
         {
             "model": df["model"],
@@ -212,7 +214,7 @@ def new_accuracies_markdown(df: pd.DataFrame) -> str:
 
 
 def new_accuracies(v4: pd.DataFrame, v6: pd.DataFrame) -> pd.DataFrame:
-    """v4 and v6 :func:`accuracy_table` side by side (models in v4's order)."""
+    """v4 and v6 [`accuracy_table`][holdout.cifar10_1.recht.accuracy_table] side by side (models in v4's order)."""
     return _by_model(v4, "v4_").join(_by_model(v6, "v6_")).loc[list(v4["model"])].reset_index()
 
 
@@ -242,7 +244,8 @@ def linear_fit_markdown(fit: LinearFit) -> str:
 
 
 def figure2_data(t1: pd.DataFrame, level: float) -> tuple[LinearFit, pd.DataFrame, pd.DataFrame]:
-    """Eq. (3) and the values of Figure 2 from :func:`table1`: the fit, the points (accuracies with
+    """Eq. (3) and the values of Figure 2 from [`table1`][holdout.cifar10_1.recht.table1]: the fit, the points
+    (accuracies with
     intervals) and the line (fit, ``level`` confidence band and y = x on 201 points up to 100%)."""
     fit = linear_fit(t1.orig_accuracy, t1.new_accuracy)
     points = t1[["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new_accuracy", "new_ci_low", "new_ci_high"]]

@@ -5,7 +5,8 @@ is available when every raw file it is built from has a checksum in ``data.check
 with ``data.mirror`` set, the mirror holds it (without a mirror everything is downloaded). A
 user set ``user_<name>`` (``data.user_predictions``) is available when both of its files exist.
 The workflow (``workflow/rules/data_helpers.smk``) asks these functions once at start-up; other
-stages skip what needs a set that is not available, and :func:`skipped_warning` says so in one
+stages skip what needs a set that is not available, and [`skipped_warning`][holdout.data.availability.skipped_warning]
+says so in one
 warning.
 """
 
@@ -53,7 +54,8 @@ class MirrorError(FileNotFoundError):
 def check_mirror(mirror: str | Path | None) -> Path | None:
     """The mirror folder, absolute (a relative one is taken from the working directory), or None.
 
-    Raises :class:`MirrorError` ``data.mirror: folder <path> does not exist`` when it is set but
+    Raises [`MirrorError`][holdout.data.availability.MirrorError] ``data.mirror: folder <path> does not exist`` when it
+    is set but
     missing, so a wrong path fails at start-up with one line instead of many missing files.
     """
     if not mirror:
@@ -117,7 +119,8 @@ class Availability:
 
 def file_available(relpath: str, data: Mapping[str, Any], mirror: Path | None) -> bool:
     """True when the mirror-relative file can be fetched under the config: it has a checksum in
-    ``data.checksums`` and, with a mirror (``mirror``, from :func:`check_mirror`), the mirror holds it."""
+    ``data.checksums`` and, with a mirror (``mirror``, from [`check_mirror`][holdout.data.availability.check_mirror]),
+    the mirror holds it."""
     return relpath in data["checksums"] and (mirror is None or (mirror / relpath).is_file())
 
 
@@ -134,7 +137,8 @@ def _missing_raw(name: str, data: Mapping[str, Any], mirror: Path | None) -> lis
 def availability(data: Mapping[str, Any]) -> Availability:
     """What the data stage can build under the ``data`` config section (see the module docstring).
 
-    Raises :class:`MirrorError` when ``data.mirror`` is set to a folder that does not exist.
+    Raises [`MirrorError`][holdout.data.availability.MirrorError] when ``data.mirror`` is set to a folder that does not
+    exist.
     """
     mirror = check_mirror(data.get("mirror"))
     missing = {n: m for n in builtin_sets(data) if (m := _missing_raw(n, data, mirror))}

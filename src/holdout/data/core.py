@@ -2,19 +2,22 @@
 
 Three jobs, all small pure functions:
 
-* :func:`fetch` copies one file from a mirror folder or downloads it from its URL, to a
+* [`fetch`][holdout.data.core.fetch] copies one file from a mirror folder or downloads it from its URL, to a
   temporary name beside the destination, verifies its checksum (``md5:<hex>`` or
-  ``sha256:<hex>``) and only then renames it into place (:func:`os.replace`), so a
+  ``sha256:<hex>``) and only then renames it into place (`os.replace`), so a
   half-finished or corrupt file never appears under the destination name.
-* Converters into the one predictions format (:mod:`holdout.predictions`):
-  :func:`convert_cifar10_1_predictions` (the published per-image predictions of the
-  30 CIFAR-10 models of Recht et al. 2018, Table 1), :func:`convert_imagenet_testbed`
+* Converters into the one predictions format ([`holdout.predictions`][holdout.predictions]):
+  [`convert_cifar10_1_predictions`][holdout.data.core.convert_cifar10_1_predictions] (the published per-image
+  predictions of the
+  30 CIFAR-10 models of Recht et al. 2018, Table 1),
+  [`convert_imagenet_testbed`][holdout.data.core.convert_imagenet_testbed]
   (top-1 of the 67 models of the ImageNetV2 testbed, Mania et al. 2019 Sec. 5.1) and
-  :func:`convert_user_predictions` (a user's own models, CSV or NPY).
-* :func:`load_cifar10` reads the python-pickle CIFAR-10 archive (Krizhevsky 2009).
+  [`convert_user_predictions`][holdout.data.core.convert_user_predictions] (a user's own models, CSV or NPY).
+* [`load_cifar10`][holdout.data.core.load_cifar10] reads the python-pickle CIFAR-10 archive (Krizhevsky 2009).
 
-Fetching lives in :mod:`holdout.data.fetch`, the user converters in :mod:`holdout.data.user`,
-the errors in :mod:`holdout.data.errors`; this module re-exports their names.
+Fetching lives in [`holdout.data.fetch`][holdout.data.fetch], the user converters in
+[`holdout.data.user`][holdout.data.user],
+the errors in [`holdout.data.errors`][holdout.data.errors]; this module re-exports their names.
 """
 
 from __future__ import annotations

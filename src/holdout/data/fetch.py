@@ -1,8 +1,8 @@
 """Fetching with checksums: copy from a mirror folder or download, verify, then rename into place.
 
-:func:`fetch` copies one file from a mirror folder or downloads it from its URL, to a temporary
+[`fetch`][holdout.data.fetch.fetch] copies one file from a mirror folder or downloads it from its URL, to a temporary
 name beside the destination, verifies its checksum (``md5:<hex>`` or ``sha256:<hex>``) and only
-then renames it into place (:func:`os.replace`), so a half-finished or corrupt file never appears
+then renames it into place (`os.replace`), so a half-finished or corrupt file never appears
 under the destination name.
 """
 
@@ -62,7 +62,7 @@ def checksum_of(path: str | Path, algorithm: str = "sha256") -> str:
 
 
 def verify_checksum(path: str | Path, checksum: str, *, name: str | None = None) -> None:
-    """Raise :class:`ChecksumError` unless ``path`` has ``checksum``.
+    """Raise [`ChecksumError`][holdout.data.fetch.ChecksumError] unless ``path`` has ``checksum``.
 
     ``name`` is the file's name in the message (defaults to ``path``).
     """
@@ -129,7 +129,7 @@ def _download(url: str, dest: Path, log: logging.Logger, timeout: float) -> None
 def remove_stale_partials(dest: str | Path, log: logging.Logger | None = None) -> list[Path]:
     """Delete the ``.<name>.partial-<pid>`` files of ``dest`` left by fetches that were killed.
 
-    Called at the start of every :func:`fetch` of ``dest``; Snakemake runs at most one job per
+    Called at the start of every [`fetch`][holdout.data.fetch.fetch] of ``dest``; Snakemake runs at most one job per
     output, so a partial file of ``dest`` found then belongs to no running fetch. Returns the
     removed paths.
     """
@@ -152,7 +152,7 @@ def fetch(
 ) -> Path:
     """Copy (mirror path) or download (URL) ``source`` to ``dest`` and verify ``checksum``.
 
-    The data go to a temporary name beside ``dest`` and are renamed with :func:`os.replace`
+    The data go to a temporary name beside ``dest`` and are renamed with `os.replace`
     only after the checksum matched; on any failure the temporary file is removed, so
     ``dest`` either does not exist or is complete and verified.
     """

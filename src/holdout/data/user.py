@@ -202,7 +202,8 @@ def convert_user_predictions(
     model_names: Sequence[str] | None = None,
     num_classes: int | None = None,
 ) -> Predictions:
-    """A user's models in the predictions format (see :func:`read_user_predictions`).
+    """A user's models in the predictions format (see
+    [`read_user_predictions`][holdout.data.user.read_user_predictions]).
 
     Errors name the file at fault: wrong lengths, labels or predictions out of
     ``[0, num_classes)``, NaNs or empty cells, duplicate model names.

@@ -1,7 +1,7 @@
 """ImageNet -> ImageNetV2 from the testbed (Recht, Roelofs, Schmidt & Shankar 2019, "Do ImageNet
 classifiers generalize to ImageNet?"), the Recht-style part of ``holdout audit`` on 67 models.
 
-Top-1 comes from the predictions format (:mod:`holdout.predictions`, column 0 of the testbed's
+Top-1 comes from the predictions format ([`holdout.predictions`][holdout.predictions], column 0 of the testbed's
 top-5); top-5 from the testbed's raw (n, 5) top-5 arrays. Intervals are exact Clopper-Pearson
 (as in the paper), the line is the least-squares fit of new on original top-1 accuracy in percent
 (Recht et al. 2018 Eq. 3, here on ImageNet) with its pointwise band. Percent throughout.
@@ -81,7 +81,8 @@ def imagenetv2_table(
 ) -> pd.DataFrame:
     """Per model: top-1 and top-5 on both sets with intervals, the gaps, Delta rank (top-1), group.
 
-    ``top5_*`` are :func:`top5_correct` counts in the model order of ``original``; ``new`` is
+    ``top5_*`` are [`top5_correct`][holdout.imagenetv2.core.top5_correct] counts in the model order of ``original``;
+    ``new`` is
     aligned to it by name. Rows by original top-1 accuracy, best first.
     """
     new = align_models(original, new, new.test_set or "new predictions")
@@ -308,9 +309,11 @@ def imagenetv2_tables(
     log: logging.Logger | None = None,
 ) -> dict[str, tuple[pd.DataFrame, str]]:
     """Every table of the study with its Markdown, keyed ``accuracies``, ``fit``, ``check``,
-    ``similarity``: :func:`imagenetv2_table` (``new`` restricted to ``original``'s models, top-5
-    from the testbed's arrays), :func:`fit_table`, :func:`paper_check` (logged against the
-    paper's 11-14 point drop) and :func:`similarity_table` on both sets."""
+    ``similarity``: [`imagenetv2_table`][holdout.imagenetv2.core.imagenetv2_table] (``new`` restricted to ``original``'s
+    models, top-5
+    from the testbed's arrays), [`fit_table`][holdout.imagenetv2.core.fit_table],
+    [`paper_check`][holdout.imagenetv2.core.paper_check] (logged against the
+    paper's 11-14 point drop) and [`similarity_table`][holdout.imagenetv2.core.similarity_table] on both sets."""
     log = log or logging.getLogger("holdout")
     with timed(log, "top-5 from the testbed arrays"):
         new = new.subset(list(original.model_names))

@@ -14,22 +14,28 @@
 
 Correctness matrices
 --------------------
-- :class:`CorrectnessMatrix`      K x n entries in [0, 1]; :class:`CorrectnessError` for bad input.
-- :func:`read_correctness`        a CSV (model name first) or .npy matrix, checked.
-- :func:`accuracy_intervals`      accuracy with exact (0/1) or stated (pass rates) intervals.
-- :func:`similarity_matrix`       Mania et al.'s agreement of 0-1 losses (its expectation for rates).
-- :func:`similarity_summary`      pairs against independent errors.
+- [`CorrectnessMatrix`][holdout.leaderboards.CorrectnessMatrix]      K x n entries in [0, 1];
+  [`CorrectnessError`][holdout.leaderboards.CorrectnessError] for bad input.
+- [`read_correctness`][holdout.leaderboards.read_correctness]        a CSV (model name first) or .npy matrix, checked.
+- [`accuracy_intervals`][holdout.leaderboards.accuracy_intervals]      accuracy with exact (0/1) or stated (pass rates)
+  intervals.
+- [`similarity_matrix`][holdout.leaderboards.similarity_matrix]       Mania et al.'s agreement of 0-1 losses (its
+  expectation for rates).
+- [`similarity_summary`][holdout.leaderboards.similarity_summary]      pairs against independent errors.
 
 Accuracy tables
 ---------------
-- :func:`accuracy_table_audit`    intervals, gap, linear and probit fits -> :class:`AccuracyTableAudit`.
-- :func:`probit_fit`              least squares on the probit scale (Miller et al. 2021).
-- :func:`effective_robustness`    distance to the probit line with an interval and a test.
-- :func:`holm`                    Holm's step-down adjusted p-values.
+- [`accuracy_table_audit`][holdout.leaderboards.accuracy_table_audit]    intervals, gap, linear and probit fits ->
+  [`AccuracyTableAudit`][holdout.leaderboards.AccuracyTableAudit].
+- [`probit_fit`][holdout.leaderboards.probit_fit]              least squares on the probit scale (Miller et al. 2021).
+- [`effective_robustness`][holdout.leaderboards.effective_robustness]    distance to the probit line with an interval
+  and a test.
+- [`holm`][holdout.leaderboards.holm]                    Holm's step-down adjusted p-values.
 
 Dates
 -----
-- :func:`contamination`           items split by date, the clean models' line -> :class:`Contamination`.
+- [`contamination`][holdout.leaderboards.contamination]           items split by date, the clean models' line ->
+  [`Contamination`][holdout.leaderboards.Contamination].
 """
 
 from holdout.leaderboards.correctness import (

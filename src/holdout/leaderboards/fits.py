@@ -7,7 +7,8 @@ the line", Miller et al. 2021; the probit axes of Recht et al. 2019 Figure 1), e
 errors and the pointwise band, and each model's distance to the probit line (effective
 robustness, Taori et al. 2020) with an interval and a Holm-corrected test.
 
-Accuracies here are fractions in [0, 1]; the tables (:func:`accuracy_table_audit`) are in percent.
+Accuracies here are fractions in [0, 1]; the tables
+([`accuracy_table_audit`][holdout.leaderboards.fits.accuracy_table_audit]) are in percent.
 """
 
 from __future__ import annotations

@@ -2,22 +2,24 @@
 
 Splits
 ------
-- :func:`cv_splits`               class-balanced, seeded split id of every example (Sec. 5.6).
-- :func:`cv_fold`                 the training and held-out indices of one split.
-- :func:`half_split`              a class-balanced half of CIFAR-10.1 v4 (Sec. 5.5).
-- :func:`balanced_draw`           a seeded class-balanced draw of images (Figure 1).
-- :func:`class_balanced_subset`   ``per_class`` random examples of every class.
+- [`cv_splits`][holdout.retraining.cv_splits]               class-balanced, seeded split id of every example (Sec. 5.6).
+- [`cv_fold`][holdout.retraining.cv_fold]                 the training and held-out indices of one split.
+- [`half_split`][holdout.retraining.half_split]              a class-balanced half of CIFAR-10.1 v4 (Sec. 5.5).
+- [`balanced_draw`][holdout.retraining.balanced_draw]           a seeded class-balanced draw of images (Figure 1).
+- [`class_balanced_subset`][holdout.retraining.class_balanced_subset]   ``per_class`` random examples of every class.
 
 Tables and figures
 ------------------
-- :func:`table2`                  cross-validation accuracies with intervals (Table 2; :data:`PAPER_TABLE2`).
-- :func:`sec55_table`             accuracy on each held-out half, with and without the extra images
-  (Sec. 5.5; :data:`PAPER_SEC55`).
-- :func:`sec55_from_predictions`  the same from one predictions file per run.
-- :func:`hard_images`             the images no model classifies correctly (Figure 3).
+- [`table2`][holdout.retraining.table2]                  cross-validation accuracies with intervals (Table 2;
+  `PAPER_TABLE2`).
+- [`sec55_table`][holdout.retraining.sec55_table]             accuracy on each held-out half, with and without the extra
+  images
+  (Sec. 5.5; `PAPER_SEC55`).
+- [`sec55_from_predictions`][holdout.retraining.sec55_from_predictions]  the same from one predictions file per run.
+- [`hard_images`][holdout.retraining.hard_images]             the images no model classifies correctly (Figure 3).
 
-Loading a run's data and the markdown renderings: :mod:`holdout.retraining.core`; training:
-:mod:`holdout.retraining.train` (needs torch).
+Loading a run's data and the markdown renderings: [`holdout.retraining.core`][holdout.retraining.core]; training:
+[`holdout.retraining.train`][holdout.retraining.train] (needs torch).
 """
 
 from holdout.retraining.core import (

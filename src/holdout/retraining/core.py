@@ -2,11 +2,14 @@
 
 - Sec. 5.6 / Table 2: five class-balanced cross-validation splits of the 50,000 CIFAR-10 training
   images; for split k a model trains on the other four splits plus the 10,000 original test
-  images and is tested on split k (:func:`cv_splits`, :func:`cv_fold`).
+  images and is tested on split k ([`cv_splits`][holdout.retraining.core.cv_splits],
+  [`cv_fold`][holdout.retraining.core.cv_fold]).
 - Sec. 5.5: a class-balanced random half (1,010 of 2,021) of CIFAR-10.1 v4 joins the training
-  set; the other 1,011 images are the test set (:func:`half_split`).
-- Figure 1: class-balanced random draws (:func:`balanced_draw`); Figure 3 (Appendix B): new-test
-  images that no model classifies correctly, with the majority prediction (:func:`hard_images`).
+  set; the other 1,011 images are the test set ([`half_split`][holdout.retraining.core.half_split]).
+- Figure 1: class-balanced random draws ([`balanced_draw`][holdout.retraining.core.balanced_draw]); Figure 3 (Appendix
+  B): new-test
+  images that no model classifies correctly, with the majority prediction
+  ([`hard_images`][holdout.retraining.core.hard_images]).
 - Accuracy tables with exact Clopper-Pearson intervals (Sec. 3.2 of the paper), in percent.
 """
 
@@ -268,9 +271,11 @@ def sec55_table(results: pd.DataFrame, held_out: Mapping[str, np.ndarray], alpha
 def sec55_from_predictions(
     preds: Sequence[Predictions], runs: Sequence[str], v4_labels: np.ndarray, n_half: int, alpha: float = 0.05
 ) -> pd.DataFrame:
-    """:func:`sec55_table` from one single-model predictions file per run (``half<seed>`` or
+    """[`sec55_table`][holdout.retraining.core.sec55_table] from one single-model predictions file per run
+    (``half<seed>`` or
     ``standard``, all on CIFAR-10.1 v4): each draw's held-out half is the complement of
-    :func:`half_split` of ``v4_labels`` with that seed, among the predicted images (all of v4, or
+    [`half_split`][holdout.retraining.core.half_split] of ``v4_labels`` with that seed, among the predicted images (all
+    of v4, or
     its first images in every run under a dress rehearsal's cap)."""
     labels = np.asarray(v4_labels).astype(np.int64)
     m = {len(p.labels) for p in preds}
@@ -283,7 +288,8 @@ def sec55_from_predictions(
 
 
 def sec55_markdown(t: pd.DataFrame, notes: Sequence[str] = ()) -> str:
-    """Markdown of :func:`sec55_table` (accuracy and 95% interval in percent) with the paper's values."""
+    """Markdown of [`sec55_table`][holdout.retraining.core.sec55_table] (accuracy and 95% interval in percent) with the
+    paper's values."""
     interval = [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(t.ci_low, t.ci_high)]
     shown = t.assign(accuracy=t.accuracy.map("{:.2f}".format), interval=interval)
     paper = "Paper (Recht et al. 2018, Sec. 5.5): " + ", ".join(f"{k} {v}%" for k, v in PAPER_SEC55.items())
@@ -321,8 +327,9 @@ def run_data(
     ``split<k>`` trains on the training images outside split k plus the ``n_test`` original test
     images and tests on split k; ``standard`` trains on all training images and tests on the
     original test set; ``half<seed>`` adds the class-balanced ``n_half`` v4 images drawn with
-    ``seed`` (:func:`half_split`) to all training images and is evaluated on all of v4 (the
-    held-out half is selected afterwards, :func:`sec55_table`).
+    ``seed`` ([`half_split`][holdout.retraining.core.half_split]) to all training images and is evaluated on all of v4
+    (the
+    held-out half is selected afterwards, [`sec55_table`][holdout.retraining.core.sec55_table]).
     """
     n_train = len(split)
     if run.startswith("split") and run[5:].isdigit():
@@ -346,7 +353,8 @@ Sources = Mapping[str, tuple[np.ndarray, np.ndarray]]
 def load_run_sources(
     arrays: str | Path, v4_images: str | Path | None = None, v4_labels: str | Path | None = None
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The (images N x H x W x C uint8, labels) sources of :class:`RunData`: CIFAR-10 ``train`` and
+    """The (images N x H x W x C uint8, labels) sources of [`RunData`][holdout.retraining.core.RunData]: CIFAR-10
+    ``train`` and
     ``test`` from the ``arrays`` NPZ, and ``v4`` (CIFAR-10.1 v4 ``.npy`` files) when given."""
     with np.load(arrays) as z:
         sources = {
@@ -387,10 +395,11 @@ def run_arrays(
     seed: int = 0,
     log: logging.Logger | None = None,
 ) -> RunArrays:
-    """Gather ``data``'s images from ``sources`` (:func:`load_run_sources`).
+    """Gather ``data``'s images from ``sources`` ([`load_run_sources`][holdout.retraining.core.load_run_sources]).
 
     The CIFAR-10 parts are concatenated in order and, with ``train_per_class`` (CPU-sized
-    runs), cut to that many images per class (:func:`class_balanced_subset` with ``seed``);
+    runs), cut to that many images per class ([`class_balanced_subset`][holdout.retraining.core.class_balanced_subset]
+    with ``seed``);
     the CIFAR-10.1 v4 images of a ``half<seed>`` run are appended after them, all of them.
     """
     log = log or logging.getLogger("holdout")

@@ -1,6 +1,7 @@
 """Recht et al. (2018) Figure 1 (class-balanced random draws, new vs original test set) and
 Figure 3 (Appendix B: new-test images no model classifies correctly). One function per figure;
-each returns the figure and a DataFrame of what it shows (for :func:`holdout.plotting.save_figure`)."""
+each returns the figure and a DataFrame of what it shows (for
+[`holdout.plotting.save_figure`][holdout.plotting.save_figure])."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def figure1(
 ) -> tuple[Figure, pd.DataFrame]:
     """Figure 1: per panel ``(title, images, index)`` a grid with one row per class.
 
-    ``index`` is num_classes x per_class (:func:`holdout.retraining.balanced_draw`). The paper
+    ``index`` is num_classes x per_class ([`holdout.retraining.balanced_draw`][holdout.retraining.balanced_draw]). The
+    paper
     shows the new test set ("Test Set A") beside the original ("Test Set B").
     """
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.6), squeeze=False)
@@ -69,7 +71,7 @@ def figure3(
 ) -> tuple[Figure, pd.DataFrame]:
     """Figure 3: hard images, each titled ``True: <class>`` / ``Predicted: <majority class>``.
 
-    ``hard``: :func:`holdout.retraining.hard_images` (columns index, label, majority, ...).
+    ``hard``: [`holdout.retraining.hard_images`][holdout.retraining.hard_images] (columns index, label, majority, ...).
     """
     x = _hwc(images, "figure3")
     shown = hard if max_images is None else hard.iloc[:max_images]

@@ -1,8 +1,9 @@
 """Train one retraining model (Recht et al. 2018, Sec. 5.5 / 5.6) and predict its run's test set.
 
-The torch part of :mod:`holdout.retraining` (not imported by the package, which stays torch-free):
-:func:`retrain_and_predict` trains a registry model (:class:`holdout.training.registry.ModelSpec`)
-on a run's :class:`holdout.retraining.core.RunArrays` and returns its predictions.
+The torch part of [`holdout.retraining`][holdout.retraining] (not imported by the package, which stays torch-free):
+[`retrain_and_predict`][holdout.retraining.train.retrain_and_predict] trains a registry model
+([`holdout.training.registry.ModelSpec`][holdout.training.registry.ModelSpec])
+on a run's [`holdout.retraining.core.RunArrays`][holdout.retraining.core.RunArrays] and returns its predictions.
 """
 
 from __future__ import annotations

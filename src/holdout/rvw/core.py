@@ -1,13 +1,15 @@
 """Rip van Winkle's Razor (Arora & Zhang, 2021): the bound and the bit counting.
 
-The implementation is split by the paper's seams: :mod:`holdout.rvw.bound` (Theorem 3.1),
-:mod:`holdout.rvw.vocabulary` (Appendix B), :mod:`holdout.rvw.description` (Sec. 4; the JSON
-schema of a description file is ``description.schema.json``), :mod:`holdout.rvw.tables`
+The implementation is split by the paper's seams: [`holdout.rvw.bound`][holdout.rvw.bound] (Theorem 3.1),
+[`holdout.rvw.vocabulary`][holdout.rvw.vocabulary] (Appendix B), [`holdout.rvw.description`][holdout.rvw.description]
+(Sec. 4; the JSON
+schema of a description file is ``description.schema.json``), [`holdout.rvw.tables`][holdout.rvw.tables]
 (Tables 1 and 2). This module re-exports their names (the old import location).
 
-Two halves: :func:`rvw_bound`, the upper bound on the population error of Theorem 3.1 (the fixed
-point of ``T(p)`` in closed form), and :func:`description_length`, the bits of a description a user
-writes as a small YAML file (its format: :mod:`holdout.rvw.description`).
+Two halves: [`rvw_bound`][holdout.rvw.core.rvw_bound], the upper bound on the population error of Theorem 3.1 (the fixed
+point of ``T(p)`` in closed form), and [`description_length`][holdout.rvw.core.description_length], the bits of a
+description a user
+writes as a small YAML file (its format: [`holdout.rvw.description`][holdout.rvw.description]).
 """
 
 from holdout.rvw.bound import rvw_bound, rvw_fixed_point_map

@@ -1,9 +1,10 @@
 """Description lengths for Rip van Winkle's Razor (Arora & Zhang, 2021, Sec. 4 and Appendix B).
 
-:func:`description_length` counts, in bits, a description that a user writes as a small YAML
+[`description_length`][holdout.rvw.description.description_length] counts, in bits, a description that a user writes as
+a small YAML
 file, by the rubric of Section 4 (English, math expressions as computation graphs, networks as
 chains of layers and blocks) with Rip van Winkle's vocabulary of Appendix B (the bound itself:
-:mod:`holdout.rvw.bound`).
+[`holdout.rvw.bound`][holdout.rvw.bound]).
 
 The YAML format (see ``config/rvw/*.yaml`` for worked examples)::
 
@@ -97,7 +98,7 @@ class DescriptionLength:
 
     @property
     def bits(self) -> int:
-        """Whole bits (``ceil(total)``): what enters :func:`rvw_bound` as ``|f|_r``."""
+        """Whole bits (``ceil(total)``): what enters `rvw_bound` as ``|f|_r``."""
         return math.ceil(self.total - 1e-9)
 
     def by_part(self) -> dict[str, float]:
@@ -165,7 +166,7 @@ def english_bits(text: str, rubric: EnglishRubric = EnglishRubric(), part: str =
 #: JSON schema of a description file (Arora & Zhang Sec. 4), shipped as ``description.schema.json``
 #: beside this module; "x-problem" is the message of a violation at that node (``{value!r}`` is the
 #: offending value; "x-at-parent": the message names the node's container), the rest follows the
-#: validator. Its operator and layer lists are :mod:`holdout.rvw.vocabulary`'s (a test checks).
+#: validator. Its operator and layer lists are [`holdout.rvw.vocabulary`][holdout.rvw.vocabulary]'s (a test checks).
 DESCRIPTION_SCHEMA: dict[str, Any] = json.loads(
     resources.files("holdout.rvw").joinpath("description.schema.json").read_text(encoding="utf-8")
 )
@@ -188,7 +189,7 @@ def _key(path: Sequence[Any]) -> str:
 
 
 def _schema_problem(err: Any) -> tuple[str, str]:
-    """The key and the message of a :mod:`jsonschema` error, in this module's words."""
+    """The key and the message of a `jsonschema` error, in this module's words."""
     path = list(err.absolute_path)
     if err.validator == "required":
         missing = next(k for k in err.validator_value if k not in err.instance)
@@ -217,7 +218,7 @@ def _check_finite(obj: Any, path: list[Any], ctx: _Ctx) -> None:
 
 
 def _validate(doc: Any, ctx: _Ctx) -> None:
-    """Structure by :data:`DESCRIPTION_SCHEMA`; the first problem (jsonschema's best match) is raised."""
+    """Structure by `DESCRIPTION_SCHEMA`; the first problem (jsonschema's best match) is raised."""
     import jsonschema
 
     if not isinstance(doc, Mapping):
@@ -362,7 +363,7 @@ def description_length(path: str | Path, english: EnglishRubric | None = None) -
 
     ``english`` overrides the file's own ``english:`` rubric (so one description
     can be counted under Option 1 and Option 2, as Tables 1 and 2 do). Raises
-    :class:`DescriptionError` naming the file and the key for any malformed entry
+    [`DescriptionError`][holdout.rvw.description.DescriptionError] naming the file and the key for any malformed entry
     (unknown key, operator or layer; missing key; a reference to no vertex; a cycle).
     """
     p = Path(path)

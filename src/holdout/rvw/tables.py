@@ -21,7 +21,8 @@ __all__ = [
 # Tables 1 and 2
 # ---------------------------------------------------------------------------
 
-#: The paper's English rubric (Option 1, 1 bit per character), the default of :func:`rvw_table`.
+#: The paper's English rubric (Option 1, 1 bit per character), the default of
+#: [`rvw_table`][holdout.rvw.tables.rvw_table].
 _PAPER_ENGLISH = EnglishRubric()
 
 TABLE_COLUMNS: tuple[str, ...] = (
@@ -39,7 +40,7 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "bound_minus_paper",
 )
 
-"""Columns of :func:`rvw_table` (errors and bounds as fractions, bits in bits)."""
+"""Columns of [`rvw_table`][holdout.rvw.tables.rvw_table] (errors and bounds as fractions, bits in bits)."""
 
 
 def rvw_table(
@@ -52,10 +53,10 @@ def rvw_table(
     """Arora & Zhang Tables 1-2: the Theorem 3.1 bound for each row.
 
     Each row has ``name``, ``test_error`` (fraction), ``n``, and either ``bits`` or
-    ``description`` (a YAML file counted with :func:`description_length` under
+    ``description`` (a YAML file counted with [`description_length`][holdout.rvw.tables.description_length] under
     ``english``, rounded up to whole bits); optional ``setting``, ``paper_bits``,
     ``paper_bound`` are carried along for comparison. Returns one dict per row with
-    the keys of :data:`TABLE_COLUMNS` (missing paper values are ``None``).
+    the keys of [`TABLE_COLUMNS`][holdout.rvw.tables.TABLE_COLUMNS] (missing paper values are ``None``).
     """
     out = []
     for i, row in enumerate(rows):
@@ -116,7 +117,8 @@ def _num(x: float | None) -> str:
 
 
 def rvw_table_markdown(table: Sequence[Mapping[str, Any]], title: str = "") -> str:
-    """The rows of :func:`rvw_table` as a Markdown table, percentages to two decimals as in the paper."""
+    """The rows of [`rvw_table`][holdout.rvw.tables.rvw_table] as a Markdown table, percentages to two decimals as in
+    the paper."""
     lines = [f"### {title}", ""] if title else []
     if table:
         c, d = table[0]["C"], table[0]["delta"]

@@ -1,7 +1,7 @@
 """Checkpoint names of our random search: ``<model>@e<epoch:03d>`` (the predict rule's contract).
 
 One row per checkpoint, the accuracy filter of Mania et al. (2019) Sec. 5.2 (50% in the paper) and
-each model's final checkpoint. Pure functions over :class:`holdout.predictions.Predictions`.
+each model's final checkpoint. Pure functions over [`holdout.predictions.Predictions`][holdout.predictions.Predictions].
 """
 
 from __future__ import annotations

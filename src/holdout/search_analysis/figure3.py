@@ -48,7 +48,8 @@ def figure3(preds: Predictions, min_accuracy: float, etas: Sequence[float]) -> F
 
     Keeps the checkpoints with accuracy >= ``min_accuracy``; similarity as in Sec. 2,
     P(1{f_i(x) != y} = 1{f_j(x) != y}); the baseline as in Sec. 5.1; N_eta bounded from
-    above by :func:`holdout.similarity.core.covering_numbers` (greedy cover, Definition 1).
+    above by [`holdout.similarity.core.covering_numbers`][holdout.similarity.core.covering_numbers] (greedy cover,
+    Definition 1).
     Needs at least two kept checkpoints.
     """
     kept = filter_by_accuracy(preds, min_accuracy)
@@ -109,7 +110,8 @@ def eta_grid(eta: Mapping[str, Any]) -> np.ndarray:
 def search_figure3(
     preds: Predictions, min_accuracy: float, etas: Sequence[float], log: logging.Logger | None = None
 ) -> Figure3:
-    """:func:`figure3` of our search's checkpoints, timed and summarised in ``log`` (paper: 1,235 of 3,200 kept)."""
+    """[`figure3`][holdout.search_analysis.figure3.figure3] of our search's checkpoints, timed and summarised in ``log``
+    (paper: 1,235 of 3,200 kept)."""
     log = log or logging.getLogger("holdout")
     with timed(log, f"similarities of {preds.num_models} checkpoints and {len(etas)} covering numbers"):
         f3 = figure3(preds, min_accuracy, etas)

@@ -12,7 +12,8 @@ __all__ = ["search_figure3_figures"]
 
 def search_figure3_figures(pairs: pd.DataFrame, covering: pd.DataFrame, test_set: str, min_accuracy: float) -> dict:
     """Mania et al. Fig. 3 for our random search: ``pairs`` (pair similarities vs independent errors)
-    and ``covering`` (N_eta upper bounds), from the frames of :func:`holdout.search_analysis.figure3.figure3`."""
+    and ``covering`` (N_eta upper bounds), from the frames of
+    [`holdout.search_analysis.figure3.figure3`][holdout.search_analysis.figure3.figure3]."""
     label = f"Our random search, {test_set}"
     k = int(covering["num_checkpoints"].iloc[0])
     return {

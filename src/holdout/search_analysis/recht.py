@@ -31,7 +31,7 @@ def recht_comparison(
 
     Uses the checkpoints present in both files (``checkpoints="final"``: each model's last one;
     ``"all"``: every one) whose original accuracy is >= ``min_accuracy``; accuracies with
-    Clopper-Pearson intervals, gap and Delta Rank (:func:`holdout.cifar10_1.recht.table1`),
+    Clopper-Pearson intervals, gap and Delta Rank ([`holdout.cifar10_1.recht.table1`][holdout.cifar10_1.recht.table1]),
     and the least-squares line of new on original accuracy (percent). Needs 3 checkpoints.
     """
     if checkpoints not in ("final", "all"):
@@ -55,7 +55,8 @@ _FIGURE2_POINTS = ["model", "orig_accuracy", "orig_ci_low", "orig_ci_high", "new
 
 def recht_figure2_frames(t1: pd.DataFrame, fit: LinearFit, band_level: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The points (accuracies with intervals) and the line (fit, ``band_level`` band, y = x on 201
-    x from 1 below the lowest interval to 100) of Recht et al. (2018) Figure 2 for :func:`recht_comparison`."""
+    x from 1 below the lowest interval to 100) of Recht et al. (2018) Figure 2 for
+    [`recht_comparison`][holdout.search_analysis.recht.recht_comparison]."""
     x = np.linspace(t1.orig_ci_low.min() - 1, 100, 201)
     y, lo, hi = fit_band(fit, x, band_level)
     return t1[_FIGURE2_POINTS], pd.DataFrame({"x": x, "fit": y, "band_low": lo, "band_high": hi, "y_equals_x": x})
@@ -64,7 +65,8 @@ def recht_figure2_frames(t1: pd.DataFrame, fit: LinearFit, band_level: float) ->
 def search_recht(
     original: Predictions, new: Predictions, cfg: Mapping[str, Any], log: logging.Logger | None = None
 ) -> tuple[pd.DataFrame, LinearFit, pd.DataFrame, pd.DataFrame]:
-    """:func:`recht_comparison` and :func:`recht_figure2_frames` with ``search_analysis.recht``
+    """[`recht_comparison`][holdout.search_analysis.recht.recht_comparison] and
+    [`recht_figure2_frames`][holdout.search_analysis.recht.recht_figure2_frames] with ``search_analysis.recht``
     (``alpha``, ``checkpoints``, ``min_accuracy``, ``fit_band_level``): (Table 1, fit, points, line)."""
     log = log or logging.getLogger("holdout")
     with timed(log, f"Table 1 and Eq. (3), {new.test_set}"):

@@ -2,7 +2,7 @@
 
 The rows "all", "20 random" and "20 highest scoring": mean accuracy and mean pairwise similarity,
 and the models testable by the union, similarity and naive Bayes bounds
-(:func:`holdout.bounds.study.table1`), with the paper's DARTS rows quoted beside them.
+([`holdout.bounds.study.table1`][holdout.bounds.study.table1]), with the paper's DARTS rows quoted beside them.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ def table1_subsets(num_checkpoints: int, n_random: int = 20, n_top: int = 20, se
 def table1_rows(preds: Predictions, specs: Sequence[dict], n: int | None = None) -> list[dict[str, object]]:
     """Rows (name, n, mean_accuracy, mean_similarity, num_models, models) for each subset spec.
 
-    Subsets are chosen by :func:`holdout.similarity.core.resolve_subset` on the accuracies of
+    Subsets are chosen by [`holdout.similarity.core.resolve_subset`][holdout.similarity.core.resolve_subset] on the
+    accuracies of
     ``preds`` ("highest scoring" = highest accuracy on this test set); mean similarity over the
     pairs i < j of the subset (Mania et al. Table 1). ``n`` defaults to the test set size.
     """
@@ -73,7 +74,8 @@ def table1_rows(preds: Predictions, specs: Sequence[dict], n: int | None = None)
 def table1_gains(
     rows: Sequence[dict], eps: float, delta: float, form: str = "literal", threads: int = 1
 ) -> pd.DataFrame:
-    """:func:`holdout.bounds.study.table1` of the rows, with rows the similarity bounds do not cover.
+    """[`holdout.bounds.study.table1`][holdout.bounds.study.table1] of the rows, with rows the similarity bounds do not
+    cover.
 
     The similarity and naive Bayes bounds (Mania et al. Sec. 4, App. B) need the mean similarity
     to be at least that of independent errors at the mean error mu, mu^2 + (1 - mu)^2 (the
@@ -131,7 +133,8 @@ def _fmt_k(v: float) -> str:
 def search_table1_markdown(
     df: pd.DataFrame, test_set: str, num_kept: int, num_checkpoints: int, min_accuracy: float, cfg: Mapping[str, Any]
 ) -> str:
-    """Markdown of :func:`table1_gains` rows for our search, with notes and the paper's values.
+    """Markdown of [`table1_gains`][holdout.search_analysis.table1.table1_gains] rows for our search, with notes and the
+    paper's values.
 
     ``cfg`` is ``search_analysis.table1`` (``eps``, ``delta``, ``seed``). The notes quote Mania
     et al. (2019) Table 1 (DARTS, n = 10,000) for comparison.
@@ -180,9 +183,12 @@ def search_table1(
 ) -> tuple[pd.DataFrame, str]:
     """Mania et al. (2019) Table-1-style rows of our search: the frame and its Markdown.
 
-    Keeps checkpoints with accuracy >= ``min_accuracy`` (:func:`filter_by_accuracy`), takes the
-    subsets of :func:`table1_subsets` (``cfg``: ``n_random``, ``n_top``, ``seed``, ``n``) and
-    their gains (:func:`table1_gains` at ``eps``, ``delta``, ``form``); logs each row.
+    Keeps checkpoints with accuracy >= ``min_accuracy``
+    ([`filter_by_accuracy`][holdout.search_analysis.table1.filter_by_accuracy]), takes the
+    subsets of [`table1_subsets`][holdout.search_analysis.table1.table1_subsets] (``cfg``: ``n_random``, ``n_top``,
+    ``seed``, ``n``) and
+    their gains ([`table1_gains`][holdout.search_analysis.table1.table1_gains] at ``eps``, ``delta``, ``form``); logs
+    each row.
     """
     log = log or logging.getLogger("holdout")
     kept = filter_by_accuracy(preds, min_accuracy)

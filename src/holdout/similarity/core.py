@@ -131,7 +131,7 @@ def independent_similarity_matrix(error_rates: np.ndarray) -> np.ndarray:
 
     Mania et al. (2019), Sec. 5.1 (the baseline of Fig. 1a). ``error_rates`` is
     the vector of K error rates mu_i in [0, 1]; the K x K matrix of
-    :func:`holdout.stats.independent_similarity` over all pairs.
+    [`holdout.stats.independent_similarity`][holdout.stats.independent_similarity] over all pairs.
     """
     mu = np.asarray(error_rates, dtype=np.float64)
     if mu.ndim != 1:
@@ -139,7 +139,8 @@ def independent_similarity_matrix(error_rates: np.ndarray) -> np.ndarray:
     return _independent_similarity(mu[:, None], mu[None, :])
 
 
-#: The old name of :func:`independent_similarity_matrix` (kept for compatibility).
+#: The old name of [`independent_similarity_matrix`][holdout.similarity.core.independent_similarity_matrix] (kept for
+#: compatibility).
 independent_similarity = independent_similarity_matrix
 
 
@@ -279,7 +280,7 @@ def greedy_similarity_cover(similarity: np.ndarray, error_rates: np.ndarray, eta
 
 
 def _greedy_cover(sim: np.ndarray, err: np.ndarray, eta: float) -> np.ndarray:
-    """:func:`greedy_similarity_cover` on checked inputs."""
+    """[`greedy_similarity_cover`][holdout.similarity.core.greedy_similarity_cover] on checked inputs."""
     k = sim.shape[0]
     if k == 0:
         return np.zeros(0, dtype=np.int64)
@@ -319,7 +320,7 @@ def _greedy_cover(sim: np.ndarray, err: np.ndarray, eta: float) -> np.ndarray:
 def covering_numbers(similarity: np.ndarray, error_rates: np.ndarray, etas: Sequence[float]) -> np.ndarray:
     """Upper bounds on N_eta (Definition 1) for every eta in ``etas``, int64 (len(etas),).
 
-    Each is the size of :func:`greedy_similarity_cover`; 1 <= N_eta <= K.
+    Each is the size of [`greedy_similarity_cover`][holdout.similarity.core.greedy_similarity_cover]; 1 <= N_eta <= K.
     """
     sim, err = _check_cover_inputs(similarity, error_rates)
     etas = [float(eta) for eta in etas]

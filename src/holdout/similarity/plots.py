@@ -157,7 +157,8 @@ def set_figures(
 ) -> dict[str, Figure]:
     """The four figures of one test set, keyed fig1a, scatter, fig4, cover: Fig. 1a, the pair
     scatter, Fig. 4 and the covering numbers, from the tables of
-    :func:`holdout.similarity.study.analyse_set` (``pairs``, ``covering``, ``difficulty``, ``summary``)."""
+    [`holdout.similarity.study.analyse_set`][holdout.similarity.study.analyse_set] (``pairs``, ``covering``,
+    ``difficulty``, ``summary``)."""
     k = int(summary["num_models"])
     return {
         "fig1a": plot_pair_similarities(

@@ -1,6 +1,6 @@
 """The similarity study of one test set and the Mania-Table-1-like table (Mania et al. 2019).
 
-Pure functions from a :class:`holdout.predictions.Predictions` to the tables the workflow
+Pure functions from a [`holdout.predictions.Predictions`][holdout.predictions.Predictions] to the tables the workflow
 writes (``results/similarity/<set>/*.csv``, ``summary.json``, ``table1.*``); the scripts in
 ``workflow/scripts/similarity_*.py`` only read inputs, call these and write outputs.
 """
@@ -142,7 +142,8 @@ def analyse_set(
 
 
 def write_analysis(analysis: SetAnalysis, outputs: Mapping[str, str | Path]) -> None:
-    """Write the tables of :func:`analyse_set` to ``outputs`` (keys models, pairs, covering,
+    """Write the tables of [`analyse_set`][holdout.similarity.study.analyse_set] to ``outputs`` (keys models, pairs,
+    covering,
     difficulty: CSV; summary: JSON), as ``results/similarity/<set>/`` holds them."""
     analysis.models.to_csv(outputs["models"], index=False)
     analysis.pairs.to_csv(outputs["pairs"], index=False, float_format="%.6f")
@@ -154,7 +155,7 @@ def write_analysis(analysis: SetAnalysis, outputs: Mapping[str, str | Path]) -> 
 
 def measured_setting(summary: Mapping[str, Any]) -> dict[str, Any]:
     """The measured setting that the bounds study reads (``results/similarity/imagenet/setting.json``)
-    from the summary of :func:`analyse_set`."""
+    from the summary of [`analyse_set`][holdout.similarity.study.analyse_set]."""
     setting = {
         key: summary[key]
         for key in ("n", "mean_accuracy", "mean_similarity", "mean_independent_similarity", "num_models")
@@ -177,8 +178,10 @@ def table1_rows(
     n: int | None = None,
 ) -> pd.DataFrame:
     """Rows of a Mania-Table-1-like table for one test set: all models, then each subset of
-    ``subsets`` (see :func:`resolve_subset`), at every eps; k by the union (2), similarity (3)+(8)
-    and naive-Bayes (A1) bounds via :func:`holdout.bounds.study.count_testable_models` and the gains.
+    ``subsets`` (see [`resolve_subset`][holdout.similarity.study.resolve_subset]), at every eps; k by the union (2),
+    similarity (3)+(8)
+    and naive-Bayes (A1) bounds via
+    [`holdout.bounds.study.count_testable_models`][holdout.bounds.study.count_testable_models] and the gains.
 
     ``n`` (default: the test set's size) is the number of test points the bounds assume.
     """
@@ -239,7 +242,8 @@ _TABLE1_COLUMNS = {
 
 
 def table1_markdown(table: pd.DataFrame) -> str:
-    """The Markdown of ``results/similarity/table1.md``: the rows of :func:`table1_rows` of every
+    """The Markdown of ``results/similarity/table1.md``: the rows of
+    [`table1_rows`][holdout.similarity.study.table1_rows] of every
     test set, as Mania et al. Table 1 prints them (percentages, gains 9.9x / 1.6e4x)."""
     shown = pd.DataFrame(
         {

@@ -2,26 +2,31 @@
 
 Binomial accuracies
 -------------------
-- :func:`clopper_pearson`   exact 1 - alpha interval of a proportion k / n (Recht et al. 2018, Sec. 3.2).
-- :func:`accuracy_table`    per model: correct count, n, accuracy and its Clopper-Pearson interval.
+- [`clopper_pearson`][holdout.stats.clopper_pearson]   exact 1 - alpha interval of a proportion k / n (Recht et al.
+  2018, Sec. 3.2).
+- [`accuracy_table`][holdout.stats.accuracy_table]    per model: correct count, n, accuracy and its Clopper-Pearson
+  interval.
 
 Multiple testing
 ----------------
-- :func:`holm`              Holm-adjusted log p-values of K tests (family-wise error rate).
+- [`holm`][holdout.stats.holm]              Holm-adjusted log p-values of K tests (family-wise error rate).
 
 Ranking
 -------
-- :func:`delta_rank`        rank on the original minus rank on the new test set (Recht et al. Table 1).
+- [`delta_rank`][holdout.stats.delta_rank]        rank on the original minus rank on the new test set (Recht et al.
+  Table 1).
 
 Regression
 ----------
-- :class:`LinearFit`        least-squares line with standard errors (Recht et al. Eq. 3).
-- :func:`linear_fit`        ordinary least squares of y on x.
-- :func:`fit_band`          the line and its pointwise confidence band of the mean response (Figure 2).
+- [`LinearFit`][holdout.stats.LinearFit]        least-squares line with standard errors (Recht et al. Eq. 3).
+- [`linear_fit`][holdout.stats.linear_fit]        ordinary least squares of y on x.
+- [`fit_band`][holdout.stats.fit_band]          the line and its pointwise confidence band of the mean response (Figure
+  2).
 
 Similarity
 ----------
-- :func:`independent_similarity`  mu_1 mu_2 + (1 - mu_1)(1 - mu_2), the independent-errors baseline
+- [`independent_similarity`][holdout.stats.independent_similarity]  mu_1 mu_2 + (1 - mu_1)(1 - mu_2), the
+  independent-errors baseline
   (Mania et al. 2019, Sec. 5.1).
 
 The implementations live in private modules (``_binomial``, ``_multiple``, ``_ranking``, ``_regression``,

@@ -15,7 +15,7 @@ class LinearFit:
     """Least-squares line y = slope * x + intercept with standard errors (Recht et al. Eq. 3).
 
     ``x_mean``, ``sxx`` (sum of squared deviations of x) and ``residual_std`` (s, with
-    n - 2 degrees of freedom) define the confidence band of :func:`fit_band`.
+    n - 2 degrees of freedom) define the confidence band of [`fit_band`][holdout.stats._regression.fit_band].
     """
 
     slope: float

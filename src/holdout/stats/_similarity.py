@@ -14,10 +14,11 @@ def independent_similarity(error_1: ArrayLike, error_2: ArrayLike | None = None)
     """Similarity of two models that err independently: mu_1 mu_2 + (1 - mu_1)(1 - mu_2).
 
     The baseline of Figure 1a (Sec. 5.1); at this similarity the coupling of Appendix B
-    (:func:`holdout.bounds.core.pair_coupling`) has
+    ([`holdout.bounds.core.pair_coupling`][holdout.bounds.core.pair_coupling]) has
     P(W = 1) = 1 and the similarity and naive-Bayes bounds reduce to the union bound.
     Vectorised: error rates broadcast (``mu[:, None], mu[None, :]`` gives every pair, as
-    :func:`holdout.similarity.independent_similarity_matrix` does); a float for scalars.
+    [`holdout.similarity.independent_similarity_matrix`][holdout.similarity.independent_similarity_matrix] does); a
+    float for scalars.
     """
     e1 = _check_unit_array("error_1", error_1)
     e2 = e1 if error_2 is None else _check_unit_array("error_2", error_2)

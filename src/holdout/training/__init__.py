@@ -1,34 +1,41 @@
 """Training the CIFAR models: the ResNet-preact family, batched augmentation, devices, the loop, GPU slots.
 
-Models (:mod:`holdout.training.models`, :mod:`holdout.training.registry`)
+Models ([`holdout.training.models`][holdout.training.models], [`holdout.training.registry`][holdout.training.registry])
 -------------------------------------------------------------------------
-- :class:`ResNetPreactConfig`   hyperparameters of the CIFAR ResNet-preact (hysts' defaults).
-- :func:`build_resnet_preact`   the network of a configuration.
+- [`ResNetPreactConfig`][holdout.training.ResNetPreactConfig]   hyperparameters of the CIFAR ResNet-preact (hysts'
+  defaults).
+- [`build_resnet_preact`][holdout.training.build_resnet_preact]   the network of a configuration.
 
-Augmentation (:mod:`holdout.training.augment`)
+Augmentation ([`holdout.training.augment`][holdout.training.augment])
 ----------------------------------------------
-- :class:`AugmentConfig`        the augmentation options of Recht et al. Table 2.
-- :func:`augment_batch`         a whole batch augmented on the device (crop, flip, cutout, ...).
-- :func:`normalize`             per-channel normalisation with the CIFAR-10 mean and std.
+- [`AugmentConfig`][holdout.training.AugmentConfig]        the augmentation options of Recht et al. Table 2.
+- [`augment_batch`][holdout.training.augment_batch]         a whole batch augmented on the device (crop, flip, cutout,
+  ...).
+- [`normalize`][holdout.training.normalize]             per-channel normalisation with the CIFAR-10 mean and std.
 
-Devices (:mod:`holdout.training.device`, :mod:`holdout.training.gpu`)
+Devices ([`holdout.training.device`][holdout.training.device], [`holdout.training.gpu`][holdout.training.gpu])
 ---------------------------------------------------------------------
-- :func:`select_device`         cuda, then mps, then cpu (or the one asked for).
-- :func:`memory_format_for`     channels_last where it is fast and safe, else contiguous.
-- :func:`execution_plan`        device, memory format, autocast and compile for one run.
-- :func:`gpu_slot`              a GPU slot shared by several jobs (loaded on first use).
+- [`select_device`][holdout.training.select_device]         cuda, then mps, then cpu (or the one asked for).
+- [`memory_format_for`][holdout.training.memory_format_for]     channels_last where it is fast and safe, else
+  contiguous.
+- [`execution_plan`][holdout.training.execution_plan]        device, memory format, autocast and compile for one run.
+- [`gpu_slot`][holdout.training.gpu_slot]              a GPU slot shared by several jobs (loaded on first use).
 
-Training and prediction (:mod:`holdout.training.loop`)
+Training and prediction ([`holdout.training.loop`][holdout.training.loop])
 ------------------------------------------------------
-- :class:`TrainConfig`          optimisation and augmentation settings (hysts' defaults).
-- :func:`train`                 one seeded run with checkpoints and a resumable state.
-- :class:`RunSettings`          where and how :func:`train` runs (output, state, seed, device).
-- :func:`checkpoint_paths`      the checkpoint files :func:`train` writes (torch-free).
-- :func:`load_checkpoint`       the model of a checkpoint, in eval mode, and its metadata.
-- :func:`predict`               the predicted classes of a model on images.
+- [`TrainConfig`][holdout.training.TrainConfig]          optimisation and augmentation settings (hysts' defaults).
+- [`train`][holdout.training.train]                 one seeded run with checkpoints and a resumable state.
+- [`RunSettings`][holdout.training.RunSettings]          where and how [`train`][holdout.training.train] runs (output,
+  state, seed, device).
+- [`checkpoint_paths`][holdout.training.checkpoint_paths]      the checkpoint files [`train`][holdout.training.train]
+  writes (torch-free).
+- [`load_checkpoint`][holdout.training.load_checkpoint]       the model of a checkpoint, in eval mode, and its metadata.
+- [`predict`][holdout.training.predict]               the predicted classes of a model on images.
 
-The studies that train: :mod:`holdout.training.search`, :mod:`holdout.training.seeds` (their
-jobs: :mod:`holdout.training.jobs`, predictions: :mod:`holdout.training.inference`).
+The studies that train: [`holdout.training.search`][holdout.training.search],
+[`holdout.training.seeds`][holdout.training.seeds] (their
+jobs: [`holdout.training.jobs`][holdout.training.jobs], predictions:
+    [`holdout.training.inference`][holdout.training.inference]).
 
 Every name loads on first use (PEP 562), so that ``import holdout.training.naming`` (what the
 workflow's rule files need at parse time) and the torch-free analysis never import torch.

@@ -8,7 +8,8 @@ The pipeline follows the transform order of hysts/pytorch_image_classification's
 argparse-era ``dataloader.py`` (commit 1d76092, the release Mania et al. used):
 
 0. (optional, not in Table 2) a random ``window x window`` crop of each image, the
-   augmentation of the seeds study; test time takes the centre window (:func:`center_window`);
+   augmentation of the seeds study; test time takes the centre window
+   ([`center_window`][holdout.training.augment.center_window]);
 1. random crop with zero padding and horizontal flip, on the uint8 images;
 2. conversion to float and per-channel normalisation (CIFAR-10 statistics);
 3. random erasing (one uniform(0, 1) value per erased image, normalised space);

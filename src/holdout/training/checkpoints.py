@@ -1,9 +1,13 @@
-"""Checkpoint and log files of :func:`holdout.training.loop.train` (Mania et al. 2019, Sec. 5.2).
+"""Checkpoint and log files of [`holdout.training.loop.train`][holdout.training.loop.train] (Mania et al. 2019, Sec.
+5.2).
 
-Mania et al. keep K evenly spaced checkpoints per model; :func:`checkpoint_epochs` says which
-epochs, :func:`checkpoint_paths` where (``checkpoint_01.pt`` ...: the Snakemake outputs; both live
-in the torch-free :mod:`holdout.training.naming`, which the workflow imports at parse time),
-:func:`load_checkpoint` rebuilds a model from one. The writers are atomic (temporary file, then
+Mania et al. keep K evenly spaced checkpoints per model;
+[`checkpoint_epochs`][holdout.training.checkpoints.checkpoint_epochs] says which
+epochs, [`checkpoint_paths`][holdout.training.checkpoints.checkpoint_paths] where (``checkpoint_01.pt`` ...: the
+Snakemake outputs; both live
+in the torch-free [`holdout.training.naming`][holdout.training.naming], which the workflow imports at parse time),
+[`load_checkpoint`][holdout.training.checkpoints.load_checkpoint] rebuilds a model from one. The writers are atomic
+(temporary file, then
 ``os.replace``), so an interrupted job never leaves a half-written checkpoint, state or log.
 """
 
@@ -87,7 +91,7 @@ def cpu_state(model: nn.Module) -> dict[str, torch.Tensor]:
 
 
 def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> tuple[nn.Module, dict[str, Any]]:
-    """Rebuild the model of a checkpoint written by :func:`train`; returns ``(model in eval mode, metadata)``."""
+    """Rebuild the model of a checkpoint written by `train`; returns ``(model in eval mode, metadata)``."""
     import torch
 
     from holdout.training.registry import build_network, model_config_from_dict

@@ -1,7 +1,9 @@
 """Where a model runs and in which layout: device choice and the per-device execution plan.
 
-One function picks the device for every study (:func:`select_device`); one rule picks the
-memory format of the convolutions (:func:`memory_format_for`), because the fast layout on
+One function picks the device for every study ([`select_device`][holdout.training.device.select_device]); one rule picks
+the
+memory format of the convolutions ([`memory_format_for`][holdout.training.device.memory_format_for]), because the fast
+layout on
 CPUs is not safe for every width of Mania et al.'s Table 2 on every CPU.
 """
 
@@ -64,7 +66,7 @@ def memory_format_for(device: torch.device, model_config: object) -> torch.memor
     - CPU: ``channels_last`` (oneDNN's NHWC kernels: 1.15-1.5x more images per CPU-second than
       NCHW for every Table 2 width, on AVX-512 and on AVX2; ``benchmarks/bench_training.py``) unless
       the network has a 1x1
-      convolution with stride 2 over fewer than :data:`ONEDNN_MIN_STRIDED_1X1_CHANNELS` input
+      convolution with stride 2 over fewer than `ONEDNN_MIN_STRIDED_1X1_CHANNELS` input
       channels: then NCHW. Reason: torch 2.14.1's oneDNN crashes or hangs in the backward pass of
       such a convolution in channels_last on x86 CPUs without AVX-512 (SIGSEGV, glibc
       "double free or corruption"; reproduced with ``ONEDNN_MAX_CPU_ISA=AVX2``); NCHW, 8 or more
@@ -89,8 +91,10 @@ def memory_format_for(device: torch.device, model_config: object) -> torch.memor
 
 def narrowest_strided_1x1_channels(model_config: object) -> float:
     """The fewest input channels of any 1x1 convolution with stride > 1 in the network that
-    :func:`holdout.training.registry.build_network` builds from ``model_config`` (inf if none):
-    the convolutions behind the oneDNN fault described in :func:`memory_format_for`."""
+    [`holdout.training.registry.build_network`][holdout.training.registry.build_network] builds from ``model_config``
+    (inf if none):
+    the convolutions behind the oneDNN fault described in
+    [`memory_format_for`][holdout.training.device.memory_format_for]."""
     from holdout.training.registry import build_network  # the registry imports every family
 
     with torch.device("meta"):
@@ -136,9 +140,11 @@ def execution_plan(
     compile: bool | None = None,
     log: logging.Logger | None = None,
 ) -> ExecutionPlan:
-    """Resolve :func:`holdout.training.train`'s device switches; ``None`` means the device's default.
+    """Resolve [`holdout.training.train`][holdout.training.train]'s device switches; ``None`` means the device's
+    default.
 
-    ``channels_last``: :func:`memory_format_for`; ``autocast`` (bf16) and ``compile``: on for CUDA
+    ``channels_last``: [`memory_format_for`][holdout.training.device.memory_format_for]; ``autocast`` (bf16) and
+    ``compile``: on for CUDA
     only. An explicit ``channels_last=True`` that the rule would refuse is honoured with a warning.
     """
     dev = select_device(device)

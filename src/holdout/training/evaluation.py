@@ -1,4 +1,5 @@
-"""Inference of trained CIFAR models: :func:`predict` (labels and logits) and :func:`evaluate`
+"""Inference of trained CIFAR models: [`predict`][holdout.training.evaluation.predict] (labels and logits) and
+[`evaluate`][holdout.training.evaluation.evaluate]
 (mean cross-entropy and accuracy), on uint8 images held in memory, normalised per batch on the
 device (the test time of Mania et al. 2019 / Recht et al. 2018: every checkpoint on every test set).
 """
@@ -76,7 +77,8 @@ def predict(
     (a checkpoint's ``test_time`` metadata). The outputs feed
     ``holdout.predictions.Predictions.create(labels_pred, y, names, scores=logits[None])``.
     ``channels_last`` stays the default for every width: the oneDNN fault that makes
-    :func:`holdout.training.device.memory_format_for` pick NCHW for 4-channel models on CPU is in
+    [`holdout.training.device.memory_format_for`][holdout.training.device.memory_format_for] pick NCHW for 4-channel
+    models on CPU is in
     the backward pass only (forward passes of the faulty convolution under ``ONEDNN_MAX_CPU_ISA=AVX2``
     run clean, and ``tests/training/test_cpu_isa.py`` predicts with every width there).
     """

@@ -1,5 +1,5 @@
 """Concatenate the per-model prediction files of a trained study (numpy only: the workflow's
-``predict_gather`` jobs need no torch). :mod:`holdout.training.inference` re-exports it."""
+``predict_gather`` jobs need no torch). [`holdout.training.inference`][holdout.training.inference] re-exports it."""
 
 from __future__ import annotations
 

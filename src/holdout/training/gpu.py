@@ -2,7 +2,7 @@
 
 Snakemake 9 limits how many GPU jobs run at once (rules declare
 ``resources: gpu=1``; ``--resources gpu=N`` caps their sum at N) but does not
-say *which* GPU a job should use. :func:`gpu_slot` closes that gap with one lock
+say *which* GPU a job should use. [`gpu_slot`][holdout.training.gpu.gpu_slot] closes that gap with one lock
 file per GPU: a job takes the first GPU whose lock it can acquire
 (``fcntl.flock``, exclusive, non-blocking) and sets ``CUDA_VISIBLE_DEVICES`` to
 that GPU alone, so ``torch.device("cuda")`` is that GPU. The kernel drops the lock
@@ -108,7 +108,7 @@ def gpu_slot(
 ) -> Iterator[GpuSlot]:
     """Hold one GPU for the duration of the ``with`` block (see module docstring).
 
-    ``gpus`` defaults to :func:`visible_gpus`; with no GPU the slot is
+    ``gpus`` defaults to [`visible_gpus`][holdout.training.gpu.visible_gpus]; with no GPU the slot is
     ``device="cpu"``. ``CUDA_VISIBLE_DEVICES`` is set to the chosen id inside the
     block and restored afterwards. ``timeout_seconds=None`` waits for ever;
     otherwise ``TimeoutError`` names the lock folder. ``jobs_per_gpu`` (default:

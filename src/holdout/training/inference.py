@@ -1,11 +1,12 @@
 """Predict with every checkpoint of a trained model, in large batches, into holdout.predictions.
 
-One call of :func:`predict_checkpoints` loads each test set once onto the device (uint8)
+One call of [`predict_checkpoints`][holdout.training.inference.predict_checkpoints] loads each test set once onto the
+device (uint8)
 and runs every checkpoint of one model over it (``batch_size`` images per forward,
 bf16 autocast and channels_last on CUDA by default). The result is one
-:class:`holdout.predictions.Predictions` per test set with the logits in ``scores``,
+[`holdout.predictions.Predictions`][holdout.predictions.Predictions] per test set with the logits in ``scores``,
 model names ``<model>@e<epoch:03d>`` and metadata naming the configuration and epoch.
-:func:`gather_predictions` concatenates the per-model files of a study.
+[`gather_predictions`][holdout.training.inference.gather_predictions] concatenates the per-model files of a study.
 """
 
 from __future__ import annotations
@@ -148,7 +149,8 @@ def load_test_sets(
 
     ``cifar10_test``; ``cifar10_train_subset``: for ``study == "seeds"`` exactly the images every
     seed model was trained on (``train_subset_path``), otherwise a seeded subset (``subset_size``,
-    ``subset_seed``, :func:`holdout.training.subset.train_subset`) of the images the search trained
+    ``subset_seed``, [`holdout.training.subset.train_subset`][holdout.training.subset.train_subset]) of the images the
+    search trained
     on; each ``cifar10_1_<v>`` in ``test_sets`` from ``files["images_<v>"]`` (N x H x W x C) and
     ``files["labels_<v>"]`` (the rule's ``.npy`` inputs).
     ``missing_cifar10_1`` (versions whose images this config cannot have) is logged.

@@ -1,7 +1,9 @@
 """The inputs of one training run, checked once: uint8 images, labels, the optional test set.
 
-:func:`check_training_data` validates what :func:`holdout.training.loop.train` is given (clear
-errors naming the argument), fingerprints it (:func:`training_fingerprint`: resuming another
+[`check_training_data`][holdout.training.inputs.check_training_data] validates what
+[`holdout.training.loop.train`][holdout.training.loop.train] is given (clear
+errors naming the argument), fingerprints it ([`training_fingerprint`][holdout.training.inputs.training_fingerprint]:
+resuming another
 run's state is refused) and moves it once to the training device.
 """
 
@@ -74,7 +76,7 @@ def check_training_data(
     device: torch.device,
 ) -> TrainingData:
     """Validate the arrays, fingerprint them (on CPU, with ``run_key`` = (seed, K)) and move them
-    once to ``device``; errors name the argument of :func:`holdout.training.loop.train`."""
+    once to ``device``; errors name the argument of [`holdout.training.loop.train`][holdout.training.loop.train]."""
     x_all = as_uint8_images(images, "train: images")
     n, c = x_all.shape[:2]
     y_all = as_labels(labels, n, model_config.num_classes, "train: labels")

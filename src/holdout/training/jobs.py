@@ -1,10 +1,10 @@
 """One training job of a workflow rule: the block the search and seeds studies share.
 
-A job (:class:`TrainJob`) is what a study's configuration resolves to for one model: the
+A job ([`TrainJob`][holdout.training.jobs.TrainJob]) is what a study's configuration resolves to for one model: the
 model and training configs, the seed, the metadata stored with the checkpoints and the
-``config.json`` record written beside them. :func:`train_job` holds a GPU slot
-(:func:`holdout.training.gpu.gpu_slot`), picks the device, trains
-(:func:`holdout.training.loop.train`), logs the final epoch and moves the per-epoch log to
+``config.json`` record written beside them. [`train_job`][holdout.training.jobs.train_job] holds a GPU slot
+([`holdout.training.gpu.gpu_slot`][holdout.training.gpu.gpu_slot]), picks the device, trains
+([`holdout.training.loop.train`][holdout.training.loop.train]), logs the final epoch and moves the per-epoch log to
 the rule's output. Imported by the workflow scripts only (not by ``holdout.training``), so
 that ``python -m holdout.training.gpu`` keeps loading its module once.
 """
@@ -62,7 +62,7 @@ def load_train_subset(arrays: str | Path, subset: str | Path) -> tuple[np.ndarra
 
 def load_cifar10_arrays(arrays: str | Path) -> CIFAR10:
     """CIFAR-10 from the workflow's decoded arrays (``training_cifar10_arrays``: uint8 N x 3 x 32 x 32)
-    in :func:`holdout.data.load_cifar10`'s layout (N x 32 x 32 x 3): the same images, read in
+    in [`holdout.data.load_cifar10`][holdout.data.load_cifar10]'s layout (N x 32 x 32 x 3): the same images, read in
     0.4 CPU-seconds instead of 3.9 for decoding the archive again."""
     with np.load(arrays) as z:
         missing = {"train_images", "train_labels", "test_images", "test_labels"} - set(z.files)
@@ -148,7 +148,8 @@ def predict_job(
     threads: int = 1,
     log: logging.Logger | None = None,
 ) -> dict[str, Predictions]:
-    """Every checkpoint of ``model`` on every test set inside a GPU slot (:func:`predict_checkpoints`).
+    """Every checkpoint of ``model`` on every test set inside a GPU slot
+    ([`predict_checkpoints`][holdout.training.jobs.predict_checkpoints]).
 
     ``device="auto"`` takes the slot's device; ``config`` (the model's ``config.json``) goes
     into the predictions' metadata.

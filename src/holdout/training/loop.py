@@ -1,33 +1,38 @@
 """Training engine for Mania et al. (2019), Sec. 5.2 / Appendix D (Table 2).
 
-Trains a :class:`holdout.models.ResNetPreact` on in-memory uint8 images
+Trains a `holdout.models.ResNetPreact` on in-memory uint8 images
 (N x C x H x W, CIFAR layout) with every option of Table 2 and
 hysts/pytorch_image_classification's defaults elsewhere (160 epochs, batch 128,
 SGD + Nesterov momentum 0.9, lr 0.1, weight decay 1e-4, decay x0.1 at epochs
 80 and 120, crop 4 + flip, last incomplete batch dropped).
 
-Products of :func:`train` (in ``out_dir``):
+Products of [`train`][holdout.training.loop.train] (in ``out_dir``):
 
 - ``checkpoint_01.pt`` ... ``checkpoint_K.pt``: the weights at K evenly spaced
   epochs (Mania et al. take 10 per model), each with the model and training
   configuration, the epoch, the seed and what test time needs
-  (normalisation, input layout, number of classes); read with :func:`load_checkpoint`.
+  (normalisation, input layout, number of classes); read with
+  [`load_checkpoint`][holdout.training.loop.load_checkpoint].
 - ``training_log.csv``: one row per epoch (loss, accuracy, lr, images/s, wall time).
 
 Resumable state (model, optimizer, scheduler, all RNG states, epoch, the log
 so far and copies of the checkpoints written so far) goes to ``state_dir`` (not
 a declared Snakemake output, since Snakemake deletes a failed job's outputs),
-atomically at every epoch boundary. Starting :func:`train` again with the same
+atomically at every epoch boundary. Starting [`train`][holdout.training.loop.train] again with the same
 arguments continues from it; on CPU the result is bit-identical to an
 uninterrupted run. The state is removed once training completes.
 
-Structure: :func:`train` takes the run's settings as one frozen :class:`RunSettings`, resolves
-the device plan (:func:`holdout.training.device.execution_plan`), checks the data
-(:func:`holdout.training.inputs.check_training_data`), then runs set-up (``_set_up``), resume
+Structure: [`train`][holdout.training.loop.train] takes the run's settings as one frozen
+    [`RunSettings`][holdout.training.loop.RunSettings], resolves
+the device plan ([`holdout.training.device.execution_plan`][holdout.training.device.execution_plan]), checks the data
+([`holdout.training.inputs.check_training_data`][holdout.training.inputs.check_training_data]), then runs set-up
+(``_set_up``), resume
 (``_resume``), one epoch at a time (``_run_epoch``), the epoch-boundary writes (``_save_epoch``:
-checkpoint, state, log) and ``_finish``. The optimisation (:class:`TrainConfig`, optimizer,
-schedule, loss) is in :mod:`holdout.training.optim`, the checkpoint files in
-:mod:`holdout.training.checkpoints`, inference in :mod:`holdout.training.evaluation`; their
+checkpoint, state, log) and ``_finish``. The optimisation ([`TrainConfig`][holdout.training.loop.TrainConfig],
+optimizer,
+schedule, loss) is in [`holdout.training.optim`][holdout.training.optim], the checkpoint files in
+[`holdout.training.checkpoints`][holdout.training.checkpoints], inference in
+[`holdout.training.evaluation`][holdout.training.evaluation]; their
 public names are importable from here too.
 """
 
@@ -124,13 +129,14 @@ class TrainResult:
 
 @dataclass(frozen=True)
 class RunSettings:
-    """Where one :func:`train` run writes and how it executes (checked once, on construction).
+    """Where one [`train`][holdout.training.loop.train] run writes and how it executes (checked once, on construction).
 
     ``out_dir``: checkpoints and ``training_log.csv`` (Snakemake outputs); ``state_dir``: the
     resumable state (must differ: Snakemake deletes a failed job's outputs). ``seed`` fixes the
     initial weights, the data order, every augmentation draw and mixup's lambda. ``device``,
     ``channels_last``, ``autocast``, ``compile``: ``None`` picks the device's default
-    (:func:`holdout.training.device.execution_plan`). ``threads``: ``torch.set_num_threads``.
+    ([`holdout.training.device.execution_plan`][holdout.training.device.execution_plan]). ``threads``:
+    ``torch.set_num_threads``.
     ``progress_every``: progress reports per epoch. ``extra_metadata`` is stored in every checkpoint.
     ``cap``: the dress rehearsal's [`WorkCap`][holdout.training.cap.WorkCap] (fewer epochs, steps
     and images per step; the recipe and the network unchanged), ``None``: the whole run.
@@ -439,9 +445,11 @@ def train(
     """Train one model and write its K checkpoints and per-epoch log to ``settings.out_dir``.
 
     ``images``: uint8 N x C x H x W (numpy or torch), ``labels``: N class indices; they are
-    moved once to the training device. ``settings`` (:class:`RunSettings`): where to write, the
+    moved once to the training device. ``settings`` ([`RunSettings`][holdout.training.loop.RunSettings]): where to
+    write, the
     seed, K, and the device switches (``device=None``/``"auto"`` picks cuda, mps or cpu;
-    ``channels_last`` follows :func:`holdout.training.device.memory_format_for`; ``autocast``
+    ``channels_last`` follows [`holdout.training.device.memory_format_for`][holdout.training.device.memory_format_for];
+    ``autocast``
     (bf16) and ``compile`` default to on for CUDA only; ``threads``: Snakemake's ``threads``).
     ``test_images/test_labels`` (optional) are evaluated after each epoch (log columns
     ``test_loss``, ``test_accuracy``; also in checkpoints). Progress goes to ``log`` as a tqdm bar

@@ -6,7 +6,7 @@ hysts/pytorch_image_classification; Table 2 varies the base channels
 before each residual unit is removed, whether a BatchNorm follows the last
 convolution of each unit, and whether the shortcut of the first (downsampling)
 unit of a stage is taken after the pre-activation. This module builds that
-family from a frozen :class:`ResNetPreactConfig` (He et al. 2016, "Identity
+family from a frozen [`ResNetPreactConfig`][holdout.training.models.ResNetPreactConfig] (He et al. 2016, "Identity
 mappings in deep residual networks", Fig. 4(e) / Table 2 of that paper).
 
 Architecture (depth ``d``; basic: ``d = 6n + 2``, bottleneck: ``d = 9n + 2``):
@@ -182,7 +182,7 @@ class BottleneckBlock(_PreactUnit):
 
 
 class ResNetPreact(nn.Module):
-    """CIFAR pre-activation ResNet built from a :class:`ResNetPreactConfig`."""
+    """CIFAR pre-activation ResNet built from a [`ResNetPreactConfig`][holdout.training.models.ResNetPreactConfig]."""
 
     def __init__(self, config: ResNetPreactConfig) -> None:
         super().__init__()

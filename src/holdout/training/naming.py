@@ -2,8 +2,9 @@
 
 The workflow's rule files import these at parse time (``workflow/rules/search_helpers.smk``,
 ``seeds_helpers.smk``, ``adversarial_cifar10_helpers.smk``), so this module imports only the
-standard library: ``snakemake -n`` never loads torch. :mod:`holdout.training.loop`,
-:mod:`holdout.training.search` and :mod:`holdout.training.seeds` re-export them under their
+standard library: ``snakemake -n`` never loads torch. [`holdout.training.loop`][holdout.training.loop],
+[`holdout.training.search`][holdout.training.search] and [`holdout.training.seeds`][holdout.training.seeds] re-export
+them under their
 old names.
 """
 
@@ -25,7 +26,7 @@ def checkpoint_epochs(epochs: int, num_checkpoints: int) -> list[int]:
 
 
 def checkpoint_paths(out_dir: str | Path, num_checkpoints: int) -> list[Path]:
-    """``out_dir/checkpoint_01.pt`` ... (the files :func:`holdout.training.loop.train` writes;
+    """``out_dir/checkpoint_01.pt`` ... (the files [`holdout.training.loop.train`][holdout.training.loop.train] writes;
     for Snakemake outputs): at least two digits, more when K has more."""
     width = max(2, len(str(num_checkpoints)))
     return [Path(out_dir) / f"checkpoint_{k:0{width}d}.pt" for k in range(1, num_checkpoints + 1)]

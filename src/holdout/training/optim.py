@@ -1,9 +1,13 @@
-"""Optimisation of :func:`holdout.training.loop.train`: Mania et al. (2019) Appendix D, Table 2.
+"""Optimisation of [`holdout.training.loop.train`][holdout.training.loop.train]: Mania et al. (2019) Appendix D, Table
+2.
 
-:class:`TrainConfig` holds Table 2's optimisation and augmentation options (defaults:
-hysts/pytorch_image_classification's ResNet-preact CIFAR config); :func:`build_optimizer`,
-:func:`build_scheduler` (:class:`LRSchedule`, per step), :func:`training_loss` (one view, or
-dual cutout's two) and :func:`training_step` (one optimizer step) are what each epoch runs.
+[`TrainConfig`][holdout.training.optim.TrainConfig] holds Table 2's optimisation and augmentation options (defaults:
+hysts/pytorch_image_classification's ResNet-preact CIFAR config);
+[`build_optimizer`][holdout.training.optim.build_optimizer],
+[`build_scheduler`][holdout.training.optim.build_scheduler] ([`LRSchedule`][holdout.training.optim.LRSchedule], per
+step), [`training_loss`][holdout.training.optim.training_loss] (one view, or
+dual cutout's two) and [`training_step`][holdout.training.optim.training_step] (one optimizer step) are what each epoch
+runs.
 """
 
 from __future__ import annotations
@@ -127,7 +131,8 @@ class TrainConfig:
 
 
 def _decayed(model: nn.Module, decay_bn: bool, scope: str) -> set[int]:
-    """Ids of the parameters that get weight decay (see :func:`parameter_groups`)."""
+    """Ids of the parameters that get weight decay (see
+    [`parameter_groups`][holdout.training.optim.parameter_groups])."""
     if scope == "keras_kernels":
         linears = [m for m in model.modules() if isinstance(m, nn.Linear)]
         kernels = [m for m in model.modules() if isinstance(m, nn.modules.conv._ConvNd)] + linears[:-1]
@@ -166,7 +171,7 @@ def parameter_groups(
 
 
 def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimizer:
-    """The optimizer of ``config`` over ``model`` (see :class:`TrainConfig`)."""
+    """The optimizer of ``config`` over ``model`` (see [`TrainConfig`][holdout.training.optim.TrainConfig])."""
     groups = parameter_groups(model, config.weight_decay, config.weight_decay_bn, config.weight_decay_scope)
     if config.optimizer == "adam":
         return torch.optim.Adam(groups, lr=config.base_lr, betas=config.adam_betas)
@@ -205,7 +210,8 @@ class LRSchedule:
 def build_scheduler(
     optimizer: torch.optim.Optimizer, config: TrainConfig, steps_per_epoch: int
 ) -> torch.optim.lr_scheduler.LambdaLR:
-    """Per-step ``LambdaLR`` with :class:`LRSchedule` (stepped after every optimizer step)."""
+    """Per-step ``LambdaLR`` with [`LRSchedule`][holdout.training.optim.LRSchedule] (stepped after every optimizer
+    step)."""
     sched = LRSchedule(
         config.scheduler, steps_per_epoch, config.epochs, config.milestones, config.lr_decay, config.lr_min_factor
     )
@@ -244,7 +250,8 @@ def training_step(
     autocast: bool,
 ) -> tuple[torch.Tensor, list[torch.Tensor]]:
     """One optimisation step on an augmented batch: forward every view (bf16 autocast when
-    asked), :func:`training_loss`, backward, ``optimizer.step()``. Returns the loss and the
+    asked), [`training_loss`][holdout.training.optim.training_loss], backward, ``optimizer.step()``. Returns the loss
+    and the
     logits of each view (the scheduler is the caller's)."""
     with torch.autocast(device_type, dtype=torch.bfloat16, enabled=autocast):
         logits = [forward(v) for v in batch.views]

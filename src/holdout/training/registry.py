@@ -2,9 +2,11 @@
 
 ``build_model("wide_resnet_28_10")`` builds WRN-28-10; ``build_model("vgg16_keras",
 channels=[8, 16, 32, 32, 32])`` a narrow variant of the same family (overrides are fields of the
-family's config dataclass). A :class:`ModelSpec` (name + overrides) is what the training engine
-(:func:`holdout.training.loop.train`) and its checkpoints carry for these models;
-:func:`build_network` also takes a :class:`~holdout.training.models.ResNetPreactConfig`, so every
+family's config dataclass). A [`ModelSpec`][holdout.training.registry.ModelSpec] (name + overrides) is what the training
+engine
+([`holdout.training.loop.train`][holdout.training.loop.train]) and its checkpoints carry for these models;
+[`build_network`][holdout.training.registry.build_network] also takes a
+[`ResNetPreactConfig`][holdout.training.models.ResNetPreactConfig], so every
 existing call keeps working. Names and architectures follow Recht et al. Appendix A and the
 hysts/pytorch_image_classification commands that trained the published models (names with
 ``_cutout`` differ only in the training recipe, not in the network).
@@ -53,7 +55,7 @@ MODELS: dict[str, tuple[type, type, dict[str, Any]]] = {
 
 
 def model_names() -> list[str]:
-    """Every name :func:`build_model` knows."""
+    """Every name [`build_model`][holdout.training.registry.build_model] knows."""
     return list(MODELS)
 
 
@@ -126,7 +128,8 @@ def build_model(name: str, **overrides: Any) -> nn.Module:
 
 
 def build_network(model_config: ResNetPreactConfig | ModelSpec) -> nn.Module:
-    """The training engine's one constructor: a ResNet-preact config or a :class:`ModelSpec`."""
+    """The training engine's one constructor: a ResNet-preact config or a
+    [`ModelSpec`][holdout.training.registry.ModelSpec]."""
     if isinstance(model_config, ModelSpec):
         return build_model(model_config.name, **dict(model_config.overrides))
     if isinstance(model_config, ResNetPreactConfig):

@@ -1,6 +1,6 @@
 """Mania et al. (2019) random hyperparameter search: Table 2 (Appendix D), sampled and mapped.
 
-:func:`sample_configs` draws ``n`` configurations from exactly the distributions of
+[`sample_configs`][holdout.training.search.sample_configs] draws ``n`` configurations from exactly the distributions of
 Table 2 ("Random grid search hyperparameters") of Mania, Miller, Schmidt, Hardt and
 Recht, "Model similarity mitigates test set overuse in practice" (NeurIPS 2019).
 Columns are the Table 2 rows in snake case; a conditional parameter (momentum, Adam
@@ -21,13 +21,13 @@ Readings of the table (stated in README `search` as well):
   (basic 6n + 2 with n = 18, bottleneck 9n + 2 with n = 12).
 - Epochs: Table 2 does not give them and hysts' default is 160, but "decay point 2" reaches
   180, so the schedule must be longer than 180 epochs for every draw to decay twice. We
-  train every sampled model for 200 epochs (:data:`PAPER_EPOCHS`), 20 epochs past the
+  train every sampled model for 200 epochs (`PAPER_EPOCHS`), 20 epochs past the
   latest decay point; at smaller scales the decay points are rescaled by
-  ``epochs / 200`` (:func:`scaled_decay_points`).
+  ``epochs / 200`` ([`scaled_decay_points`][holdout.training.search.scaled_decay_points]).
 - "Use cutout" is drawn independently of "Use dual cutout" (hysts refused the pair);
   dual cutout is cutout applied to two copies, so the pair trains as dual cutout with
   "Cutout size" (drawn whenever either switch is on). Mixup with dual cutout, and label
-  smoothing with mixup, compose (:mod:`holdout.training.augment`).
+  smoothing with mixup, compose ([`holdout.training.augment`][holdout.training.augment]).
 """
 
 from __future__ import annotations
@@ -120,7 +120,8 @@ CONDITIONS: dict[str, tuple[str, tuple[Any, ...]]] = {
     "label_smoothing_epsilon": ("use_label_smoothing", (True,)),
 }
 
-#: The Table 2 rows in table order (snake case), the columns of :func:`sample_configs` after ``model``.
+#: The Table 2 rows in table order (snake case), the columns of
+#: [`sample_configs`][holdout.training.search.sample_configs] after ``model``.
 TABLE2_COLUMNS: tuple[str, ...] = (
     "number_of_base_channels",
     "residual_block_type",
@@ -162,7 +163,7 @@ def _switch_on(df: pd.DataFrame, switch: str, values: tuple[Any, ...]) -> np.nda
 def sample_configs(n: int, seed: int) -> pd.DataFrame:
     """``n`` configurations drawn from Mania et al. (2019), Table 2 (module docstring).
 
-    One row per model (column ``model`` = ``m000``...), then :data:`TABLE2_COLUMNS`.
+    One row per model (column ``model`` = ``m000``...), then `TABLE2_COLUMNS`.
     Every column has its own random stream (``numpy.random.SeedSequence(seed).spawn``), so
     the first ``k`` rows of ``sample_configs(n, seed)`` are ``sample_configs(k, seed)``:
     a search can be extended without changing the models already trained.
@@ -248,7 +249,8 @@ def row_to_configs(
 ) -> tuple[ResNetPreactConfig, TrainConfig]:
     """The model and training configuration of one sampled row (pure; see module docstring).
 
-    Settings Table 2 does not sample keep :class:`TrainConfig` / :class:`AugmentConfig`
+    Settings Table 2 does not sample keep [`TrainConfig`][holdout.training.search.TrainConfig] /
+    [`AugmentConfig`][holdout.training.search.AugmentConfig]
     defaults, which are hysts' argparse-era defaults (commit 1d76092).
     """
     block = str(row["residual_block_type"])
@@ -333,10 +335,11 @@ def row_to_record(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def search_job(configs: str | Path, model: str, cfg: Mapping[str, Any], log: logging.Logger | None = None) -> TrainJob:
-    """The :class:`holdout.training.jobs.TrainJob` of search model ``model`` (``m<index>``).
+    """The [`holdout.training.jobs.TrainJob`][holdout.training.jobs.TrainJob] of search model ``model`` (``m<index>``).
 
     Reads its Table 2 row from the sampled ``configs`` CSV, scales it with the
-    ``search:`` config ``cfg`` (:class:`SearchScale`, :func:`row_to_configs`) and derives its
+    ``search:`` config ``cfg`` ([`SearchScale`][holdout.training.search.SearchScale],
+    [`row_to_configs`][holdout.training.search.row_to_configs]) and derives its
     seed from ``cfg["seed"]`` and the model index (``numpy.random.SeedSequence``).
     """
     log = log or logging.getLogger("holdout")

@@ -68,9 +68,10 @@ def recipe_from_config(cfg: Mapping[str, Any]) -> SeedsRecipe:
     """Build the recipe of the ``seeds:`` config section.
 
     Keys: ``n_models``, ``first_seed``, ``window`` (None: whole images), ``train_subset_size``
-    (None: all), ``train_subset_seed``, ``epochs``, ``model`` (:class:`ResNetPreactConfig`
-    fields) and ``train`` (:class:`TrainConfig` fields, ``augment`` a mapping of
-    :class:`AugmentConfig` fields; ``window`` is added to it).
+    (None: all), ``train_subset_seed``, ``epochs``, ``model``
+    ([`ResNetPreactConfig`][holdout.training.seeds.ResNetPreactConfig]
+    fields) and ``train`` ([`TrainConfig`][holdout.training.seeds.TrainConfig] fields, ``augment`` a mapping of
+    [`AugmentConfig`][holdout.training.seeds.AugmentConfig] fields; ``window`` is added to it).
     """
     n = int(cfg["n_models"])
     if n < 1:
@@ -97,8 +98,8 @@ def recipe_from_config(cfg: Mapping[str, Any]) -> SeedsRecipe:
 def window_test_time(augment: AugmentConfig, num_classes: int, image_size: int = 32) -> dict[str, Any]:
     """The ``test_time`` checkpoint metadata of a model trained with ``augment`` (a window or not).
 
-    Passed to :func:`holdout.training.train` as ``extra_metadata={"test_time": ...}``;
-    :func:`holdout.training.inference.prepare_images` follows it.
+    Passed to [`holdout.training.train`][holdout.training.train] as ``extra_metadata={"test_time": ...}``;
+    [`holdout.training.inference.prepare_images`][holdout.training.inference.prepare_images] follows it.
     """
     w = augment.window
     size = image_size if w is None else w
@@ -118,10 +119,11 @@ def window_test_time(augment: AugmentConfig, num_classes: int, image_size: int =
 
 
 def seeds_job(recipe: str | Path, model: str, image_size: int = 32, log: logging.Logger | None = None) -> TrainJob:
-    """The :class:`holdout.training.jobs.TrainJob` of ``model`` (``seed<k>``) from ``recipe.json``.
+    """The [`holdout.training.jobs.TrainJob`][holdout.training.jobs.TrainJob] of ``model`` (``seed<k>``) from
+    ``recipe.json``.
 
     The seed must be one of the recipe's; the checkpoints carry the recipe's test-time
-    window (:func:`window_test_time` for ``image_size`` x ``image_size`` images).
+    window ([`window_test_time`][holdout.training.seeds.window_test_time] for ``image_size`` x ``image_size`` images).
     """
     log = log or logging.getLogger("holdout")
     seed = int(model.removeprefix("seed"))

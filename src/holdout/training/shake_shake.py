@@ -132,7 +132,7 @@ class _ShakeBlock(nn.Module):
 
 
 class ShakeShake(nn.Module):
-    """Shake-shake ResNet built from a :class:`ShakeShakeConfig`."""
+    """Shake-shake ResNet built from a [`ShakeShakeConfig`][holdout.training.shake_shake.ShakeShakeConfig]."""
 
     def __init__(self, config: ShakeShakeConfig) -> None:
         super().__init__()

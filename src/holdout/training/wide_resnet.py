@@ -79,7 +79,7 @@ class _WideBlock(nn.Module):
 
 
 class WideResNet(nn.Module):
-    """WRN-d-k built from a :class:`WideResNetConfig`."""
+    """WRN-d-k built from a [`WideResNetConfig`][holdout.training.wide_resnet.WideResNetConfig]."""
 
     def __init__(self, config: WideResNetConfig) -> None:
         super().__init__()

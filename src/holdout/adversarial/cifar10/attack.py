@@ -7,7 +7,8 @@ centre W x W window the original image x; a translation tau_v moves the window b
 pixels, losslessly while it stays inside the canvas (as the 256-pixel canvas around
 ImageNet's 224-pixel crop in Sec. 5.2). The attacks and their exact densities need
 every window within 3 eps of the centre (Appendix B.1, Figure 9), so a W x W window
-allows eps <= floor((32 - W) / 2) / 3; :func:`check_window` refuses anything more.
+allows eps <= floor((32 - W) / 2) / 3; [`check_window`][holdout.adversarial.cifar10.attack.check_window] refuses
+anything more.
 
 (G3) -- translations preserve the data density -- is assumed, as in the paper; the
 paper argues it for ImageNet because its images are not centred. CIFAR-10 objects are
@@ -15,7 +16,7 @@ more centred, so (G3) holds here only approximately.
 
 Per model and set (the training subset the model was trained on; the test set):
 the four translational AEGs of Appendix B with exact densities (eqs. 8, 9), from
-:mod:`holdout.adversarial.translation`: every needed window is evaluated once, in
+[`holdout.adversarial.translation`][holdout.adversarial.translation]: every needed window is evaluated once, in
 batches mixing images, and reused by all attacks and densities. The tests:
 
 - the pairwise test (6)-(7) per model, AEG and sample size (uniform sub-samples
@@ -25,7 +26,7 @@ batches mixing images, and reused by all attacks and densities. The tests:
 - the N-model test over all seeds (Sec. 3.3 (ii)), per set, AEG and sample size.
 
 The tables (p-values, the N-model test, the summary) are in
-:mod:`holdout.adversarial.cifar10.tables` (re-exported here).
+[`holdout.adversarial.cifar10.tables`][holdout.adversarial.cifar10.tables] (re-exported here).
 """
 
 from __future__ import annotations
@@ -200,7 +201,8 @@ def attack_model(
     log: logging.Logger | None = None,
 ) -> TranslationAttackResult:
     """Translation attacks with exact densities on CIFAR-10 images (uint8 N x 32 x 32 x 3,
-    ``torchvision``'s layout) for a model taking uint8 windows (:func:`windowed_classifier`).
+    ``torchvision``'s layout) for a model taking uint8 windows
+    ([`windowed_classifier`][holdout.adversarial.cifar10.attack.windowed_classifier]).
 
     ``indices``: the images' indices in their CIFAR-10 set (they seed the random AEGs, so a
     sub-sample gives the same per-image results). The images go to ``device`` once as uint8;
@@ -287,13 +289,16 @@ def attack_seed_model(
     subset_path: str | Path = "train_subset.npy",
     log: logging.Logger | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """Per-image attack tables (:func:`per_image_frame`) of seeds model ``model`` (``seed<k>``) on
-    its training subset and the test set, keyed by set (:data:`SETS`).
+    """Per-image attack tables ([`per_image_frame`][holdout.adversarial.cifar10.attack.per_image_frame]) of seeds model
+    ``model`` (``seed<k>``) on
+    its training subset and the test set, keyed by set (`SETS`).
 
     ``data``: CIFAR-10 arrays (``holdout.data.load_cifar10``); ``subset``: the training indices
     the model was trained on (its checkpoint's ``train_examples`` must match). Each set is
-    sub-sampled to ``cfg["<set>_sample_size"]`` with ``cfg["seed"]`` (:func:`sample_indices`);
-    the AEGs are seeded with ``cfg["seed"]`` + the model's seed (:func:`attack_model`).
+    sub-sampled to ``cfg["<set>_sample_size"]`` with ``cfg["seed"]``
+    ([`sample_indices`][holdout.adversarial.cifar10.attack.sample_indices]);
+    the AEGs are seeded with ``cfg["seed"]`` + the model's seed
+    ([`attack_model`][holdout.adversarial.cifar10.attack.attack_model]).
     """
     from holdout.training import load_checkpoint
 

@@ -9,8 +9,9 @@ seeds models.
   made by a translation of a CIFAR-10 test image, chosen among the images on which the strongest
   AEG (Appendix B: the misclassified translation with the largest excess logit) succeeds, on the
   seeds models.
-- :func:`seed_model_translations`: the translations file
-  (:mod:`holdout.adversarial.translations_file`) of seeds checkpoints on CIFAR-10 images.
+- [`seed_model_translations`][holdout.adversarial.cifar10.figures.seed_model_translations]: the translations file
+  ([`holdout.adversarial.translations_file`][holdout.adversarial.translations_file]) of seeds checkpoints on CIFAR-10
+  images.
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ def figure1_table(preds: Predictions, years: pd.DataFrame) -> pd.DataFrame:
 
 def strongest_successes(frames: dict[str, pd.DataFrame], aeg: str = "strongest") -> pd.DataFrame:
     """Every image that ``aeg`` turned into a successful adversarial example (``loss`` 0,
-    ``<aeg>_adv_loss`` 1) in the per-image tables (:func:`holdout.adversarial.cifar10.per_image_frame`)
+    ``<aeg>_adv_loss`` 1) in the per-image tables
+    ([`holdout.adversarial.cifar10.per_image_frame`][holdout.adversarial.cifar10.per_image_frame])
     keyed by model: columns model, index, label, v_row, v_col."""
     parts = []
     for model, df in frames.items():

@@ -3,7 +3,7 @@
 Werpachowski et al. (2019) Figure 5 for one model on the training subset and on the
 test set, with the N-model test beside it, and the per-model p-value against the
 error (Sec. 3.3 (i)). Each function returns the figure and the table of every plotted
-value; the workflow hands both to :func:`holdout.plotting.save_figure`.
+value; the workflow hands both to [`holdout.plotting.save_figure`][holdout.plotting.save_figure].
 """
 
 from __future__ import annotations
@@ -125,7 +125,8 @@ def plot_pvalue_vs_error(pvalues: pd.DataFrame, alpha: float = 0.05) -> tuple[Fi
 
 def plot_figure1(table: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
     """Werpachowski et al. Figure 1: CIFAR-10 test accuracy of the published models by year of
-    publication (``table`` from :func:`holdout.adversarial.cifar10.figures.figure1_table`)."""
+    publication (``table`` from
+    [`holdout.adversarial.cifar10.figures.figure1_table`][holdout.adversarial.cifar10.figures.figure1_table])."""
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     ax.scatter(table["year"], table["accuracy"], s=22, color="tab:blue", alpha=0.8)
     ax.set_xlabel("year")
@@ -147,7 +148,8 @@ def plot_figure2(
     window of a 32 x 32 CIFAR-10 test image (left, with a seeds model's prediction) and its
     adversarial translation (right, with the vector v = (dx, dy) and the prediction), shown pixel
     by pixel. ``original`` and ``translated``: uint8 H x W x 3 windows; ``example`` from
-    :func:`holdout.adversarial.cifar10.figures.figure2_example`. The title and the CSV's
+    [`holdout.adversarial.cifar10.figures.figure2_example`][holdout.adversarial.cifar10.figures.figure2_example]. The
+    title and the CSV's
     ``figure`` column say that it is an analogue."""
     fig, axes = plt.subplots(1, 2, figsize=(5.6, 3.2))
     dx, dy = int(example["v_col"]), int(example["v_row"])

@@ -39,7 +39,8 @@ def pvalue_table(
 ) -> pd.DataFrame:
     """Every p-value: per (model, set), AEG and sample size, the pairwise test (6)-(7) and
     the interval test of Sec. 3.1 (columns of
-    :func:`holdout.adversarial.per_image.figure5_table`), with columns ``model``, ``set``,
+    [`holdout.adversarial.per_image.figure5_table`][holdout.adversarial.per_image.figure5_table]), with columns
+    ``model``, ``set``,
     ``aeg``, ``sample_size``, ``p_value`` first. Sub-samples are prefixes of one seeded
     permutation per set size, so every model of a set sees the same images."""
     tables = []
@@ -70,7 +71,8 @@ def n_model_table(
     seed: int,
 ) -> pd.DataFrame:
     """The N-model test of Sec. 3.3 (ii) over all models, per set, AEG and sample size (the
-    same sub-samples as :func:`pvalue_table`): Tbar_i = (1/N) sum_j T_i(f_j), then (6)-(7).
+    same sub-samples as [`pvalue_table`][holdout.adversarial.cifar10.tables.pvalue_table]): Tbar_i = (1/N) sum_j
+    T_i(f_j), then (6)-(7).
 
     Every model of a set must have been attacked on the same images in the same order."""
     rows = []
@@ -198,7 +200,9 @@ def read_per_image(paths: Sequence[str | Path]) -> dict[tuple[str, str], pd.Data
 def summary_tables(
     frames: Mapping[tuple[str, str], pd.DataFrame], cfg: Mapping, log: logging.Logger | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(:func:`pvalue_table`, :func:`n_model_table`, :func:`rejection_summary`) of the per-image
+    """([`pvalue_table`][holdout.adversarial.cifar10.tables.pvalue_table],
+    [`n_model_table`][holdout.adversarial.cifar10.tables.n_model_table],
+    [`rejection_summary`][holdout.adversarial.cifar10.tables.rejection_summary]) of the per-image
     tables with ``adversarial_cifar10`` settings ``cfg`` (``seed``, ``sample_sizes``,
     ``confidence_delta``, ``alpha``); one log line per set, AEG and sample size."""
     log = log or logging.getLogger("holdout")

@@ -1,6 +1,6 @@
 """The window and eps of the CIFAR-10 adversarial study (Werpachowski et al. 2019, Sec. 5.2,
 Appendix B.1), without pandas or torch: ``workflow/rules/adversarial_cifar10_helpers.smk``
-checks them at parse time. :mod:`holdout.adversarial.cifar10` re-exports both functions.
+checks them at parse time. [`holdout.adversarial.cifar10`][holdout.adversarial.cifar10] re-exports both functions.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ _KEY = "adversarial_cifar10"
 def check_window(window: int, eps: float, canvas: int = CANVAS, *, key: str = _KEY) -> tuple[int, int]:
     """Top-left corner of the centre ``window`` x ``window`` crop of a ``canvas`` x ``canvas``
     image, after checking that every window within 3 floor(eps) of it lies in the canvas
-    (Appendix B.1); raises :class:`~holdout.adversarial.translation.CanvasError` naming
+    (Appendix B.1); raises [`CanvasError`][holdout.adversarial.translation.CanvasError] naming
     the largest eps allowed otherwise."""
     window, canvas = int(window), int(canvas)
     if not 1 <= window <= canvas:
@@ -30,7 +30,7 @@ def check_window(window: int, eps: float, canvas: int = CANVAS, *, key: str = _K
 def resolve_window_eps(window: int | None, eps: int | None, seeds_window: int | None = None) -> tuple[int, int]:
     """The window W and eps of the study: ``window`` None takes the seeds study's window,
     ``eps`` None the largest eps that W allows (floor((32 - W) / 2) // 3); both checked by
-    :func:`check_window`."""
+    [`check_window`][holdout.adversarial.cifar10.window.check_window]."""
     if window is None:
         if seeds_window is None:
             raise ValueError(f"{_KEY}.window is null and the seeds study names no window: set {_KEY}.window")

@@ -1,7 +1,8 @@
 """Figure 5 of Werpachowski et al. (2019): the ImageNet study's plots.
 
 Every plotted value comes from the table of
-:func:`holdout.adversarial.per_image.figure5_table` (saved as CSV beside the figure).
+[`holdout.adversarial.per_image.figure5_table`][holdout.adversarial.per_image.figure5_table] (saved as CSV beside the
+figure).
 """
 
 from __future__ import annotations

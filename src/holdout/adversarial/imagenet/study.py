@@ -1,7 +1,7 @@
 """The ImageNet study of Werpachowski et al. (2019), Sec. 5.2 and Figure 5.
 
 The adversarial overfitting test with the translational AEGs of Appendix B
-(:mod:`holdout.adversarial.translation`) on torchvision's ImageNet classifiers
+([`holdout.adversarial.translation`][holdout.adversarial.translation]) on torchvision's ImageNet classifiers
 (VGG16, ResNet-50), over an ImageNet folder in ``ImageFolder`` layout.
 
 Preprocessing (Sec. 5.2): the shorter image side is resized to 256 pixels
@@ -79,7 +79,7 @@ _WNID = re.compile(r"^n\d{8}$")
 # inputs
 # ---------------------------------------------------------------------------
 def resolve_device(spec: str) -> torch.device:
-    """The device of ``adversarial_imagenet.device``: :func:`holdout.training.select_device`
+    """The device of ``adversarial_imagenet.device``: [`holdout.training.select_device`][holdout.training.select_device]
     (``"auto"``: cuda, then mps, then cpu), imported here when called so that this module's
     tables import without torch."""
     from holdout.training.device import select_device
@@ -256,10 +256,13 @@ def attack_split(
     device: torch.device,
     log: logging.Logger | None = None,
 ) -> pd.DataFrame:
-    """The per-image table (:func:`result_frame`) of torchvision model ``model_name`` on the
+    """The per-image table ([`result_frame`][holdout.adversarial.imagenet.study.result_frame]) of torchvision model
+    ``model_name`` on the
     ImageNet ``split`` in ``folder``: a seeded sample of ``sample_size`` images
-    (:func:`sample_indices`), the translation attacks of ``cfg`` (``adversarial_imagenet``:
-    window, eps, norm, attacks, seed, weights, resize, batch/chunk sizes) by :func:`run_study`."""
+    ([`sample_indices`][holdout.adversarial.imagenet.study.sample_indices]), the translation attacks of ``cfg``
+    (``adversarial_imagenet``:
+    window, eps, norm, attacks, seed, weights, resize, batch/chunk sizes) by
+    [`run_study`][holdout.adversarial.imagenet.study.run_study]."""
     log = log or logging.getLogger("holdout")
     pretrained = cfg["weights"] != "random"
     dataset = image_folder(folder, int(cfg["resize"]), key=f"adversarial_imagenet.{split}_dir", pretrained=pretrained)
@@ -293,7 +296,8 @@ def attack_split(
 
 
 def image_paths(dataset: Any, root: str | Path, indices: Sequence[int]) -> list[str]:
-    """The paths, relative to ``root``, of the images ``indices`` of an :func:`image_folder` dataset."""
+    """The paths, relative to ``root``, of the images ``indices`` of an
+    [`image_folder`][holdout.adversarial.imagenet.study.image_folder] dataset."""
     return [str(Path(dataset.samples[int(i)][0]).relative_to(Path(root))) for i in indices]
 
 
@@ -320,7 +324,8 @@ def figure5_tables(
     seed: int,
     confidence_delta: float = 0.025,
 ) -> pd.DataFrame:
-    """:func:`figure5_table` of every split (``frames``: split -> per-image table of ``model``),
+    """[`figure5_table`][holdout.adversarial.imagenet.study.figure5_table] of every split (``frames``: split ->
+    per-image table of ``model``),
     one table with columns ``model`` and ``split`` first (``figure5_<model>.csv``)."""
     tables = []
     for split, df in frames.items():

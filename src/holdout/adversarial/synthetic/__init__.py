@@ -28,7 +28,7 @@ Choices the paper leaves open (also in the README):
   then cycles through contiguous batches (random order, no reshuffling; the
   optional per-epoch reshuffle costs more time).
 - **Floating point**: float32, one fixed order of operations
-  (:mod:`holdout.adversarial.synthetic.kernel`): the trained models are the same
+  ([`holdout.adversarial.synthetic.kernel`][holdout.adversarial.synthetic.kernel]): the trained models are the same
   bits on every CPU, with or without numba, for any number of threads. The
   training is chaotic (RMSProp's normalised steps amplify a last-bit difference
   to a different model within ~100 steps), so a fixed order is what makes the

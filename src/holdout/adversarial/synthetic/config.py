@@ -70,7 +70,7 @@ def dependent_transition(groups: pd.DataFrame, alpha: float = 0.05) -> dict[str,
     """Where the dependent case's single runs switch from accepting to rejecting (Appendix A.3):
     ``first_rejecting_eps``, the smallest eps whose mean single-run (N = 1) p-value is below
     ``alpha``; ``last_accepting_eps``, the largest smaller eps whose mean p-value is >= 0.5
-    (NaN when there is none). ``groups`` is the N-model table of :func:`evaluate_grid` with a
+    (NaN when there is none). ``groups`` is the N-model table of `evaluate_grid` with a
     ``case`` column."""
     d = groups[(groups["case"] == "dependent") & (groups["N"] == 1)]
     mean = d.groupby("eps")["p_value"].mean().sort_index()

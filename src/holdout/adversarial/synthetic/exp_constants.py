@@ -1,4 +1,5 @@
-"""The constants of :func:`holdout.adversarial.synthetic.kernel.exp_f64` (Cody-Waite reduction and a
+"""The constants of [`holdout.adversarial.synthetic.kernel.exp_f64`][holdout.adversarial.synthetic.kernel.exp_f64]
+(Cody-Waite reduction and a
 Taylor polynomial), shared by the numpy reference and the numba kernel so both compute the same bits."""
 
 from __future__ import annotations

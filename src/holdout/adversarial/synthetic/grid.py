@@ -1,8 +1,8 @@
 """The attack-strength grid of the synthetic experiment (Werpachowski et al. 2019, Appendix A.3),
 with numpy only: ``workflow/rules/adversarial_synthetic_helpers.smk`` checks the plotted eps values against
-it at parse time, without loading scipy (:mod:`holdout.adversarial.synthetic` does).
+it at parse time, without loading scipy ([`holdout.adversarial.synthetic`][holdout.adversarial.synthetic] does).
 
-This is the one definition: :mod:`holdout.adversarial.synthetic` re-exports these names.
+This is the one definition: [`holdout.adversarial.synthetic`][holdout.adversarial.synthetic] re-exports these names.
 """
 
 from __future__ import annotations

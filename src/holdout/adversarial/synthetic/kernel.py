@@ -14,7 +14,8 @@ One step of run r on batch k (rows ``order[r, k B : (k + 1) B]`` of x[r], B = ba
 Every operation is a single IEEE operation in the parameters' dtype, no fused multiply-add and
 no reassociation, so the result does not depend on the vector width (AVX2 or AVX-512), the BLAS
 or the number of threads (runs are independent; one thread trains a whole run). The exponential
-is :func:`exp_f64`, built from +, *, floor and exact powers of two for the same reason.
+is [`exp_f64`][holdout.adversarial.synthetic.kernel.exp_f64], built from +, *, floor and exact powers of two for the
+same reason.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def rmsprop_steps_numpy(
     hyper: tuple[int, float, float, float, bool, float],
     block: int = 8,
 ) -> None:
-    """Reference implementation of :func:`rmsprop_steps` in plain numpy, ``block`` runs at a time
+    """Reference implementation of [`rmsprop_steps`][holdout.adversarial.synthetic.kernel.rmsprop_steps] in plain numpy,
+    ``block`` runs at a time
     (their arrays stay in the CPU cache; the result does not depend on ``block``).
 
     x (R, n, P) with P a power of two (zero columns past D), ny = -y (R, n), order (R, n) the
@@ -87,7 +89,8 @@ def _steps_block_numpy(
     n_steps: int,
     hyper: tuple[int, float, float, float, bool, float],
 ) -> None:
-    """The steps of :func:`rmsprop_steps_numpy` for runs whose rows are already in batch order."""
+    """The steps of [`rmsprop_steps_numpy`][holdout.adversarial.synthetic.kernel.rmsprop_steps_numpy] for runs whose
+    rows are already in batch order."""
     bs, lr, decay, eps, inside, penalty = hyper
     f = xs.dtype.type
     lr, decay, eps, two_pen, inv_bs, one_m = f(lr), f(decay), f(eps), f(2.0 * penalty), f(1.0 / bs), f(1.0 - decay)
@@ -144,7 +147,8 @@ def rmsprop_steps(
     backend: str = "auto",
 ) -> None:
     """``n_steps`` RMSProp steps of every run from batch ``k0`` on, theta and ms updated in place
-    (arguments as :func:`rmsprop_steps_numpy`). ``backend``: ``numba`` (the compiled kernel),
+    (arguments as [`rmsprop_steps_numpy`][holdout.adversarial.synthetic.kernel.rmsprop_steps_numpy]). ``backend``:
+    ``numba`` (the compiled kernel),
     ``numpy`` (the reference) or ``auto`` (numba when installed); both give the same bits."""
     if backend not in ("auto", "numba", "numpy"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'numpy', got {backend!r}")

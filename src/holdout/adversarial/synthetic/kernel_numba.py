@@ -1,6 +1,7 @@
-"""The compiled (numba) version of :func:`holdout.adversarial.synthetic.kernel.rmsprop_steps_numpy`:
+"""The compiled (numba) version of
+[`holdout.adversarial.synthetic.kernel.rmsprop_steps_numpy`][holdout.adversarial.synthetic.kernel.rmsprop_steps_numpy]:
 the same operations in the same order, one thread per run. Imported only when it first runs,
-so that importing :mod:`holdout.adversarial.synthetic` does not import numba."""
+so that importing [`holdout.adversarial.synthetic`][holdout.adversarial.synthetic] does not import numba."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ __all__ = ["steps_all_runs", "steps_one_run"]
 
 @numba.njit(cache=True, fastmath=False)
 def steps_one_run(x, ny, order, w, m, k0, n_steps, bs, lr, decay, eps, inside, two_pen, inv_bs, one_m):
-    """The steps of one run (compiled); same operations, same order as :func:`rmsprop_steps_numpy`.
+    """The steps of one run (compiled); same operations, same order as `rmsprop_steps_numpy`.
     Three passes per step (the rows' z, their dz, the gradient) so that the rows' dot products and
     exponentials are independent of each other and overlap in the CPU."""
     nb = x.shape[0] // bs

@@ -2,7 +2,8 @@
 Figure 4, Figure 7 (rows 1-3 and the last row) and Figure 8.
 
 Each ``*_table`` function turns the per-run / per-group results of
-:func:`holdout.adversarial.synthetic.evaluate_grid` (with a ``case`` column) into
+[`holdout.adversarial.synthetic.evaluate_grid`][holdout.adversarial.synthetic.evaluate_grid] (with a ``case`` column)
+into
 the exact values plotted; each ``plot_*`` function draws such a table.
 """
 
@@ -325,8 +326,8 @@ def plot_figure8(table: pd.DataFrame) -> plt.Figure:
 
 def synthetic_figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, plt.Figure]:
     """Every figure of the synthetic experiment from the tables of
-    :func:`holdout.adversarial.synthetic.study.synthetic_figure_tables`, keyed figure4, figure7_pvalues,
-    risks, densities, histograms, figure8."""
+    [`synthetic_figure_tables`][holdout.adversarial.synthetic.study.synthetic_figure_tables], keyed
+    figure4, figure7_pvalues, risks, densities, histograms, figure8."""
     return {
         "figure4": plot_figure4(tables["figure4"]),
         "figure7_pvalues": plot_figure7_pvalues(tables["figure4"]),

@@ -3,10 +3,12 @@ Figure 4, Figure 7 (rows 1-3, last row) and Figure 8, and the summary beside the
 (Appendix A.2-A.3).
 
 Pure functions over the per-run / per-group / training tables of
-:func:`holdout.adversarial.synthetic.evaluate_grid` and the training rule (each with a ``case``
+[`holdout.adversarial.synthetic.evaluate_grid`][holdout.adversarial.synthetic.evaluate_grid] and the training rule (each
+with a ``case``
 column); ``workflow/scripts/adversarial_synthetic_figures.py`` reads them, calls
-:func:`synthetic_figure_tables`, :func:`holdout.adversarial.synthetic.plots.synthetic_figures` and
-:func:`paper_comparison`, and writes the outputs.
+[`synthetic_figure_tables`][holdout.adversarial.synthetic.study.synthetic_figure_tables],
+[`holdout.adversarial.synthetic.plots.synthetic_figures`][holdout.adversarial.synthetic.plots.synthetic_figures] and
+[`paper_comparison`][holdout.adversarial.synthetic.study.paper_comparison], and writes the outputs.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ def paper_comparison(
 
     The intermediate regime is compared at the paper's own eps (``eps_dependent``, eps = 6), and
     where our dependent runs switch from accepting to rejecting is described by
-    :func:`holdout.adversarial.synthetic.dependent_transition`, not matched after the fact.
+    [`holdout.adversarial.synthetic.dependent_transition`][holdout.adversarial.synthetic.dependent_transition], not
+    matched after the fact.
     """
     transition = syn.dependent_transition(groups, alpha=alpha)
     rows: list[dict[str, Any]] = []
@@ -188,7 +191,8 @@ class CaseRuns:
         )
 
     def save(self, test_set: str | Path, models: str | Path, training: str | Path) -> None:
-        """Write the test set and the models (NPZ) and :meth:`training_frame` (CSV)."""
+        """Write the test set and the models (NPZ) and
+        [`training_frame`][holdout.adversarial.synthetic.study.CaseRuns.training_frame] (CSV)."""
         np.savez(test_set, x=self.x_test, y=self.y_test, seed=self.test_seed)
         m = self.models
         np.savez(
@@ -246,8 +250,10 @@ def evaluate_case(
     cfg: Mapping[str, Any], case: str, test_set: str | Path, models: str | Path, log: logging.Logger
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Attack every run of ``case`` at every eps of the grid and run the pairwise and N-model tests
-    (Sec. 3-4, Appendix A.3; :func:`holdout.adversarial.synthetic.evaluate_grid`) on the files of
-    :meth:`CaseRuns.save`. Returns (per run, per N-model group), each with a leading ``case`` column."""
+    (Sec. 3-4, Appendix A.3;
+    [`holdout.adversarial.synthetic.evaluate_grid`][holdout.adversarial.synthetic.evaluate_grid]) on the files of
+    [`CaseRuns.save`][holdout.adversarial.synthetic.study.CaseRuns.save]. Returns (per run, per N-model group), each
+    with a leading ``case`` column."""
     spec = syn.mixture_from_config(dict(cfg))
     grid = syn.eps_grid(dict(cfg))
     test, runs = np.load(test_set), np.load(models)

@@ -1,7 +1,8 @@
 """Training of the synthetic experiment's linear models (Werpachowski et al. 2019, Appendix A.2):
 R independent runs of f(x) = sgn(w.x + b), logistic loss (+ penalty w_1^2 in the dependent case),
 RMSProp, batch 100, 50,000 steps. The steps themselves are in
-:mod:`holdout.adversarial.synthetic.kernel` (compiled with numba when installed, else numpy;
+[`holdout.adversarial.synthetic.kernel`][holdout.adversarial.synthetic.kernel] (compiled with numba when installed, else
+numpy;
 the same bits either way)."""
 
 from __future__ import annotations
@@ -121,7 +122,9 @@ def train_linear_batched(
     (so a run trained alone gives the same model, bit for bit). Each step takes batch k of the
     run's order (fixed once, or redrawn every epoch when ``spec.reshuffle_each_epoch``), computes
     the gradient of mean(ln(1 + exp(-y (w.x + b)))) + penalty w_1^2 and applies the RMSProp update
-    of ``spec.optimizer`` (:func:`holdout.adversarial.synthetic.kernel.rmsprop_steps`; ``backend``
+    of ``spec.optimizer``
+    ([`holdout.adversarial.synthetic.kernel.rmsprop_steps`][holdout.adversarial.synthetic.kernel.rmsprop_steps];
+    ``backend``
     and ``threads`` choose how, not what: the result is the same). ``progress(step, loss)`` gets
     the mean logistic loss over the training sets every ``progress_every`` steps.
     """
