@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
-    if (leaderboard := run_leaderboard_audit(args)) is not None:
+    if (leaderboard := run_leaderboard_audit(args, on_fail)) is not None:
         return leaderboard
     if args.predictions is None:
         raise AuditError("give the PREDICTIONS file (or --accuracies TABLE.csv)")

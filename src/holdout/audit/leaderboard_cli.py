@@ -2,18 +2,25 @@
 
 [`add_leaderboard_arguments`][holdout.audit.leaderboard_cli.add_leaderboard_arguments] adds the
 options to ``holdout audit``; [`run_leaderboard_audit`][holdout.audit.leaderboard_cli.run_leaderboard_audit]
-runs the audit they ask for (None when they ask for none, and the predictions audit runs).
+runs the audit they ask for (None when they ask for none, and the predictions audit runs), into an
+atomic, owned ``--out`` folder like the predictions audit
+([`atomic_folder`][holdout.audit.output.atomic_folder],
+[`check_owned_out`][holdout.audit.output.check_owned_out]).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
 
 from holdout.audit.accuracy_table import run_accuracy_table
 from holdout.audit.core import AuditError, selection_bits
 from holdout.audit.correctness import contamination_of, correctness_result, load_correctness, write_contamination_lens
-from holdout.audit.inputs import check_input_path, check_out_dir
-from holdout.audit.run import AuditOptions, write_audit
+from holdout.audit.inputs import check_input_path, check_memory, check_out_dir, peek_shape
+from holdout.audit.output import atomic_folder, check_owned_out
+from holdout.audit.run import AuditOptions, _write_all
 
 __all__ = ["add_leaderboard_arguments", "run_leaderboard_audit"]
 
@@ -59,16 +66,40 @@ def _options(args: argparse.Namespace) -> AuditOptions:
     )
 
 
-def run_leaderboard_audit(args: argparse.Namespace) -> dict[str, object] | None:
-    """The accuracy-table or correctness audit of ``args`` (its summary), or None for neither."""
+def _note(text: str) -> None:
+    print(f"holdout audit: note: {text}", file=sys.stderr)
+
+
+def _owned_out(args: argparse.Namespace, inputs: list[str | None]) -> Path:
+    """``--out`` checked before any work: not holding an input, no foreign files (unless --force), writable."""
+    given = [x for x in (*inputs, args.rvw_description) if x]
+    out = check_owned_out(args.out, given, force=args.force)
+    check_out_dir(out)
+    return out
+
+
+def _matrix_shape(path: Path) -> tuple[int, int] | None:
+    """(K, n) of a correctness matrix without reading it (a CSV: one row per model, one column per item)."""
+    shape = peek_shape(path)
+    if shape is None or path.suffix.lower() != ".csv":
+        return shape
+    return shape[1], shape[0] - 1
+
+
+def run_leaderboard_audit(
+    args: argparse.Namespace, on_fail: Callable[[str], None] | None = None
+) -> dict[str, object] | None:
+    """The accuracy-table or correctness audit of ``args`` (its summary), or None for neither.
+    ``on_fail`` is told what an interrupted or failed write left in ``--out``."""
     dated = args.item_dates is not None or args.model_dates is not None or args.split is not None
     if args.accuracies is not None:
         if args.predictions is not None or args.correctness:
             raise AuditError("--accuracies audits a table on its own: give no PREDICTIONS / --correctness with it")
         if getattr(args, "adaptive", False):
             raise AuditError("--adaptive needs per-item results (PREDICTIONS or --correctness), not --accuracies")
-        check_out_dir(args.out)
-        return run_accuracy_table(args)
+        out = _owned_out(args, [args.accuracies])
+        with atomic_folder(out, on_fail, _note) as folder:
+            return run_accuracy_table(argparse.Namespace(**(vars(args) | {"out": str(folder)})))
     if not args.correctness:
         if args.samples is not None or dated or args.columns or args.sizes:
             raise AuditError("--samples, --columns, --sizes and the date options need --correctness or --accuracies")
@@ -76,11 +107,14 @@ def run_leaderboard_audit(args: argparse.Namespace) -> dict[str, object] | None:
     if args.predictions is None:
         raise AuditError("--correctness: give the correctness matrix file (PREDICTIONS)")
     path = check_input_path(args.predictions, "correctness")
+    out = _owned_out(args, [args.predictions, args.item_dates, args.model_dates])
+    if (shape := _matrix_shape(path)) is not None:
+        check_memory(*shape, args.force, str(path))  # before reading it whole
     c = load_correctness(str(path), args.model_names, args.samples)
     dates = contamination_of(c, args)
     result = correctness_result(c, _options(args), str(path))
-    check_out_dir(args.out)
-    summary = write_audit(result, args.out)
-    if dates is not None:
-        summary["contamination"] = write_contamination_lens(dates, str(path), args.out)
+    with atomic_folder(out, on_fail, _note) as folder:
+        summary = _write_all(result, folder)
+        if dates is not None:
+            summary["contamination"] = write_contamination_lens(dates, str(path), folder)
     return summary
