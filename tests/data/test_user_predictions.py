@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from holdout.data.core import DataError, convert_user_predictions
+from holdout.data.core import DataError, convert_user_predictions, read_user_labels, read_user_predictions
 
 
 def _csv(path, header, rows):
@@ -121,3 +121,15 @@ def test_utf16_csv_and_labels_folder_are_named_with_the_fix(tmp_path):
         read_user_predictions(path)
     with pytest.raises(DataError, match=r"is a directory, not a labels file"):
         read_user_labels(tmp_path)
+
+
+def test_header_only_csv_is_named(tmp_path):
+    """A CSV with a header and no data rows (found by the long property-based profile) is one clear line."""
+    labels = tmp_path / "labels.csv"
+    labels.write_text("label\n")
+    with pytest.raises(DataError, match=r"labels.csv: a header but no data rows"):
+        read_user_labels(labels)
+    preds = tmp_path / "p.csv"
+    preds.write_text("a,b\n")
+    with pytest.raises(DataError, match=r"p.csv: "):
+        read_user_predictions(preds)

@@ -34,6 +34,8 @@ def _read_csv_rows(path: Path) -> list[list[str]]:
 
 
 def _to_int_matrix(cells: list[list[str]], path: Path, what: str) -> np.ndarray:
+    if not cells:
+        raise DataError(f"{path}: a header but no data rows: write one row per test point")
     width = len(cells[0])
     for i, row in enumerate(cells):
         if len(row) != width:
