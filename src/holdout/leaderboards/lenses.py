@@ -62,13 +62,14 @@ def correctness_lenses(
     summary = similarity_summary(c, sim)
     mu = 1.0 - c.values.mean(axis=1)
     iu, ju = np.triu_indices(c.shape[0], k=1)
-    names = np.asarray(c.model_names)
+    names = pd.Index(c.model_names)  # unique: the pairs' names as codes into it, not K(K-1) strings
     pairs = pd.DataFrame(
         {
-            "model_i": names[iu],
-            "model_j": names[ju],
-            "similarity": upper_pairs(sim),
-            "independent": upper_pairs(independent_similarity_matrix(mu)),
+            "model_i": pd.Categorical.from_codes(iu, names),
+            "model_j": pd.Categorical.from_codes(ju, names),
+            # float32 (7 digits) in the pairs table and its CSV: K(K-1)/2 rows, a third less to format
+            "similarity": upper_pairs(sim).astype(np.float32),
+            "independent": upper_pairs(independent_similarity_matrix(mu)).astype(np.float32),
         }
     )
     etas = np.asarray(etas, dtype=float)
