@@ -39,16 +39,31 @@ class CorrectnessLenses:
     """``accuracy``: model, rank, correct, n, accuracy, ci_low, ci_high (percent, best first);
     ``pairs``: model_i, model_j, similarity, independent; ``covering``: eta, covering_number;
     ``difficulty``: m, fraction_at_most; ``testable``: (union_k, similarity_k, naive_bayes_k),
-    the last two None when the models are less similar than independent errors."""
+    the last two None when the models are less similar than independent errors, all three None
+    where the bounds do not apply (every model right or wrong everywhere, identical models)."""
 
     accuracy: pd.DataFrame
     summary: SimilaritySummary
     pairs: pd.DataFrame
     covering: pd.DataFrame
     difficulty: pd.DataFrame
-    testable: tuple[int, int | None, int | None]
+    testable: tuple[int | None, int | None, int | None]
     eps: float
     delta: float
+
+
+def _testable(
+    n: int, error: float, similarity: float, eps: float, delta: float
+) -> tuple[int | None, int | None, int | None]:
+    """[`testable_model_counts`][holdout.bounds.study.testable_model_counts], or three None where the
+    bounds do not apply: no error rate strictly between 0 and 1, identical models (similarity 1), or
+    models so nearly identical that the count overflows (as good as unlimited)."""
+    if not 0.0 < error < 1.0 or similarity >= 1.0:
+        return None, None, None
+    try:
+        return testable_model_counts(n, error, similarity, eps, delta)
+    except OverflowError:
+        return None, None, None
 
 
 def correctness_lenses(
@@ -76,5 +91,5 @@ def correctness_lenses(
     covering = pd.DataFrame({"eta": etas, "covering_number": covering_numbers(sim, mu, etas)})
     frac = difficulty(c)
     diff = pd.DataFrame({"m": np.arange(frac.size), "fraction_at_most": frac})
-    testable = testable_model_counts(c.shape[1], float(mu.mean()), summary.mean_similarity, eps, delta)
+    testable = _testable(c.shape[1], float(mu.mean()), summary.mean_similarity, eps, delta)
     return CorrectnessLenses(acc, summary, pairs, covering, diff, testable, float(eps), float(delta))
