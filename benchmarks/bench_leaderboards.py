@@ -1,7 +1,10 @@
 """Timings of the leaderboard inputs of ``holdout audit`` (docs/studies/leaderboards.md, "Speed").
 
 Usage: PYTHONPATH=src python benchmarks/bench_leaderboards.py [--models 2000] [--items 20000]
-       [--json out.json]
+       [--json out.json] [--docs [--load-note TEXT]]
+
+``--docs`` also writes ``docs/measurements/leaderboards.json`` (what docs/studies/leaderboards.md
+shows; then run ``python benchmarks/update_docs_numbers.py``).
 
 1. A synthetic K x n correctness matrix (errors correlated through a per-item difficulty), 0/1 and
    pass rates over 10 samples, audited by the whole command in a fresh process
@@ -76,11 +79,32 @@ def timm_table(mirror: Path) -> pd.DataFrame:
     )
 
 
+def docs_measurement(res: dict[str, object], load_end: float, note: str) -> dict[str, object]:
+    """The measurement the study page shows (docs/measurements/leaderboards.json, update_docs_numbers.py)."""
+    cpu, cores = str(res["machine"]).rsplit(", ", 1)
+    load = f"load average {res['load_average_1min']:.1f} at start, {load_end:.1f} at the end"
+    keys = ("correctness_binary", "correctness_pass_rates", "accuracy_table_in_process", "accuracy_table_command")
+    return {
+        "what": f"holdout audit on leaderboard inputs: a synthetic K = {res['models']:,} x n = {res['items']:,} "
+        "correctness matrix (0/1, and pass rates over 10 samples), whole command in a fresh process (every lens "
+        "and figure, report.html); timm's ImageNet -> ImageNetV2 accuracy table in process and as a command",
+        "command": "PYTHONPATH=src python benchmarks/bench_leaderboards.py --docs",
+        "date": res["date"],
+        "machine": {"cpu": cpu, "cores": int(cores.split()[0])},
+        "load": load + (f"; {note}" if note else ""),
+        "models": res["models"],
+        "items": res["items"],
+        **{k: res[k] for k in keys},
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", type=int, default=2000)
     ap.add_argument("--items", type=int, default=20000)
     ap.add_argument("--json", help="write the timings here")
+    ap.add_argument("--docs", action="store_true", help="also write docs/measurements/leaderboards.json")
+    ap.add_argument("--load-note", default="", help="with --docs: a word on the load, e.g. 'other jobs shared it'")
     args = ap.parse_args()
     mirror = Path(os.environ.get("HOLDOUT_SHARED_DATA", REPO.parent / "shared" / "data"))
     out: dict[str, object] = {
@@ -110,6 +134,10 @@ def main() -> None:
         print("accuracy table", out["accuracy_table_in_process"], out["accuracy_table_command"], flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
+    if args.docs:
+        dest = REPO / "docs" / "measurements" / "leaderboards.json"
+        dest.write_text(json.dumps(docs_measurement(out, os.getloadavg()[0], args.load_note), indent=2) + "\n")
+        print(f"wrote {dest.relative_to(REPO)}: now run python benchmarks/update_docs_numbers.py", flush=True)
 
 
 if __name__ == "__main__":

@@ -163,3 +163,35 @@ def test_adaptive_with_an_accuracy_table_is_refused(tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert "--adaptive needs per-item results" in err and "\n" not in err and not (tmp_path / "o").exists()
+
+
+def test_bounds_verdict_names_the_eps_needed(tmp_path, capsys):
+    """The correctness audit's bounds lens is the predictions audit's: the eps at which all K models
+    are guaranteed (union bound, Mania et al. (2)) is computed, not printed as nan."""
+    from holdout.audit.bounds_eps import eps_needed
+
+    rng = np.random.default_rng(6)
+    v = (rng.random((2, 100)) < 0.7).astype(int)
+    path = _matrix(tmp_path, v)
+    assert main(["audit", str(path), "--correctness", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    error = 1 - v.mean()
+    sim = float((v[0] == v[1]).mean())
+    assert s["bounds"]["union_eps"] == pytest.approx(eps_needed(100, error, sim, 2, 0.05).union)
+    assert "nan" not in s["bounds"]["verdict"] and "nan" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("values", "why"),
+    [
+        (np.tile([[1, 0, 1, 1, 0, 1, 1, 1, 0, 1]], (3, 1)), "the models make identical mistakes"),
+        (np.ones((3, 10), dtype=int), "every model is right on every test point"),
+    ],
+)
+def test_degenerate_matrices_mark_the_bounds_not_applicable(tmp_path, capsys, values, why):
+    path = _matrix(tmp_path, values)
+    assert main(["audit", str(path), "--correctness", "--eps", "0.3", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert "bounds" not in s
+    assert any(n.startswith(f"Testable models (bounds): not applicable because {why}") for n in s["notes"])
+    assert "Traceback" not in capsys.readouterr().err

@@ -14,11 +14,12 @@ import argparse
 import csv
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
-from holdout.audit.core import AuditError, BoundsLens, RvwLens, SimilarityLens
-from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason
+from holdout.audit.core import AuditError, RvwLens, SimilarityLens
+from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason, _bounds_or_reason
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
 from holdout.leaderboards.dates import parse_date, read_dates
 from holdout.leaderboards.lenses import CorrectnessLenses, correctness_lenses
@@ -27,6 +28,13 @@ from holdout.predictions import Predictions
 from holdout.rvw.bound import rvw_bound
 
 __all__ = ["contamination_of", "correctness_result", "load_correctness", "write_contamination_lens"]
+
+
+class _Size(NamedTuple):
+    """What the predictions audit's bounds lens reads of its input: n and K."""
+
+    num_examples: int
+    num_models: int
 
 
 def load_correctness(path: str, model_names: list[str] | None, samples: int | None) -> CorrectnessMatrix:
@@ -62,9 +70,6 @@ def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str)
         raise AuditError(f"{source}: 1 model, but the similarity and bounds lenses need at least 2")
     lenses = correctness_lenses(c, options.etas, options.eps, options.delta, options.alpha)
     s = lenses.summary
-    bounds = BoundsLens(
-        c.shape[1], s.mean_accuracy, s.mean_similarity, options.eps, options.delta, *lenses.testable, c.shape[0]
-    )
     notes = [
         f"Correctness matrix: {c.shape[0]} models x {c.shape[1]} items, "
         + (
@@ -74,6 +79,10 @@ def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str)
             "quantiles of the real-valued count; similarity: expected agreement of the 0-1 losses)."
         )
     ]
+    bounds = None
+    if "bounds" in options.lenses:  # the predictions audit's lens: eps needed, supported models, or why not
+        bounds, why = _bounds_or_reason(_Size(c.shape[1], c.shape[0]), s, options)  # type: ignore[arg-type]
+        notes.extend([f"Testable models (bounds): not applicable because {why}."] if why else [])
     if "new" in options.lenses:
         notes.append("New test set: give --item-dates, --model-dates and --split for the split by date.")
     adaptive = None
@@ -89,7 +98,7 @@ def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str)
         options,
         lenses.accuracy,
         similarity=sim if "similarity" in options.lenses else None,
-        bounds=bounds if "bounds" in options.lenses else None,
+        bounds=bounds,
         rvw=_rvw(lenses, options) if "rvw" in options.lenses else None,
         notes=tuple(notes),
         adaptive=adaptive,

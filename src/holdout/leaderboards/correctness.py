@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -59,9 +60,10 @@ class CorrectnessMatrix:
     values: np.ndarray
     samples: int | None = None
 
-    @property
+    @cached_property
     def binary(self) -> bool:
-        return bool(np.isin(self.values, (0.0, 1.0)).all())
+        """Every entry 0 or 1 (computed once: a pass over K x n values)."""
+        return bool(((self.values == 0.0) | (self.values == 1.0)).all())
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -39,9 +39,10 @@ def clopper_pearson_many(k: npt.ArrayLike, n: npt.ArrayLike, alpha: float = 0.05
 
     The Beta quantiles B(alpha/2; k, n - k + 1) and B(1 - alpha/2; k + 1, n - k), with 0 / 1 at
     k = 0 / k = n: the same numbers as [`clopper_pearson`][holdout.stats.clopper_pearson], one
-    array call instead of one call per model.
+    array call instead of one call per model. ``scipy.special.betaincinv`` is the quantile function
+    behind ``scipy.stats.beta.ppf``, without importing ``scipy.stats`` (0.4 s of a command's start).
     """
-    from scipy import stats
+    from scipy import special
 
     k = np.asarray(k, dtype=float)
     n = np.broadcast_to(np.asarray(n, dtype=float), k.shape)
@@ -50,8 +51,8 @@ def clopper_pearson_many(k: npt.ArrayLike, n: npt.ArrayLike, alpha: float = 0.05
     if np.any(~np.isfinite(k)) or np.any(k < 0) or np.any(k > n) or np.any(n <= 0):
         raise ValueError("clopper_pearson_many needs 0 <= k <= n and n > 0")
     with np.errstate(invalid="ignore", divide="ignore"):
-        low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
-        high = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
+        low = np.where(k > 0, special.betaincinv(k, n - k + 1, alpha / 2), 0.0)
+        high = np.where(k < n, special.betaincinv(k + 1, n - k, 1 - alpha / 2), 1.0)
     return low, high
 
 

@@ -39,16 +39,31 @@ class CorrectnessLenses:
     """``accuracy``: model, rank, correct, n, accuracy, ci_low, ci_high (percent, best first);
     ``pairs``: model_i, model_j, similarity, independent; ``covering``: eta, covering_number;
     ``difficulty``: m, fraction_at_most; ``testable``: (union_k, similarity_k, naive_bayes_k),
-    the last two None when the models are less similar than independent errors."""
+    the last two None when the models are less similar than independent errors, all three None
+    where the bounds do not apply (every model right or wrong everywhere, identical models)."""
 
     accuracy: pd.DataFrame
     summary: SimilaritySummary
     pairs: pd.DataFrame
     covering: pd.DataFrame
     difficulty: pd.DataFrame
-    testable: tuple[int, int | None, int | None]
+    testable: tuple[int | None, int | None, int | None]
     eps: float
     delta: float
+
+
+def _testable(
+    n: int, error: float, similarity: float, eps: float, delta: float
+) -> tuple[int | None, int | None, int | None]:
+    """[`testable_model_counts`][holdout.bounds.study.testable_model_counts], or three None where the
+    bounds do not apply: no error rate strictly between 0 and 1, identical models (similarity 1), or
+    models so nearly identical that the count overflows (as good as unlimited)."""
+    if not 0.0 < error < 1.0 or similarity >= 1.0:
+        return None, None, None
+    try:
+        return testable_model_counts(n, error, similarity, eps, delta)
+    except OverflowError:
+        return None, None, None
 
 
 def correctness_lenses(
@@ -62,18 +77,19 @@ def correctness_lenses(
     summary = similarity_summary(c, sim)
     mu = 1.0 - c.values.mean(axis=1)
     iu, ju = np.triu_indices(c.shape[0], k=1)
-    names = np.asarray(c.model_names)
+    names = pd.Index(c.model_names)  # unique: the pairs' names as codes into it, not K(K-1) strings
     pairs = pd.DataFrame(
         {
-            "model_i": names[iu],
-            "model_j": names[ju],
-            "similarity": upper_pairs(sim),
-            "independent": upper_pairs(independent_similarity_matrix(mu)),
+            "model_i": pd.Categorical.from_codes(iu, names),
+            "model_j": pd.Categorical.from_codes(ju, names),
+            # float32 (7 digits) in the pairs table and its CSV: K(K-1)/2 rows, a third less to format
+            "similarity": upper_pairs(sim).astype(np.float32),
+            "independent": upper_pairs(independent_similarity_matrix(mu)).astype(np.float32),
         }
     )
     etas = np.asarray(etas, dtype=float)
     covering = pd.DataFrame({"eta": etas, "covering_number": covering_numbers(sim, mu, etas)})
     frac = difficulty(c)
     diff = pd.DataFrame({"m": np.arange(frac.size), "fraction_at_most": frac})
-    testable = testable_model_counts(c.shape[1], float(mu.mean()), summary.mean_similarity, eps, delta)
+    testable = _testable(c.shape[1], float(mu.mean()), summary.mean_similarity, eps, delta)
     return CorrectnessLenses(acc, summary, pairs, covering, diff, testable, float(eps), float(delta))
