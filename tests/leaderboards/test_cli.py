@@ -195,3 +195,33 @@ def test_degenerate_matrices_mark_the_bounds_not_applicable(tmp_path, capsys, va
     assert "bounds" not in s
     assert any(n.startswith(f"Testable models (bounds): not applicable because {why}") for n in s["notes"])
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--labels", "y.npy", "--num-classes", "5"], "--labels, --num-classes: not read by --correctness"),
+        (["--search-size", "1e400"], "--search-size must be a whole number of configurations in [1, 1e300], got 1e400"),
+        (["--search-size", "abc"], "--search-size must be a whole number"),
+        (["--search-size", "4", "--rvw-C", "nan"], "--rvw-C must be a finite number of bits >= 1"),
+    ],
+)
+def test_correctness_options_checked_in_one_line(tmp_path, capsys, extra, message):
+    path = _matrix(tmp_path, (np.random.default_rng(7).random((3, 50)) < 0.6).astype(int))
+    assert main(["audit", str(path), "--correctness", *extra, "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err and not (tmp_path / "o").exists()
+
+
+def test_correctness_search_size_in_scientific_notation(tmp_path):
+    path = _matrix(tmp_path, (np.random.default_rng(8).random((3, 50)) < 0.6).astype(int))
+    assert main(["audit", str(path), "--correctness", "--search-size", "1e6", "--out", str(tmp_path / "o")]) == 0
+    assert json.loads((tmp_path / "o/summary.json").read_text())["rvw"]["bits"] == 20
+
+
+def test_accuracy_table_refuses_options_it_does_not_read(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("model,a,b\nx,80,70\ny,85,76\nz,90,83\n")
+    argv = ["audit", "--accuracies", str(path), "--columns", "a", "b", "--sizes", "1000", "1000", "--search-size", "4"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 2
+    assert "--search-size: not read by --accuracies" in capsys.readouterr().err

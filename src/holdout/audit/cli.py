@@ -163,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
+    args.search_size = _search_size(args.search_size)  # one check for every input
     if (leaderboard := run_leaderboard_audit(args, on_fail)) is not None:
         return leaderboard
     if args.predictions is None:

@@ -11,6 +11,7 @@ atomic, owned ``--out`` folder like the predictions audit
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -48,9 +49,13 @@ def add_leaderboard_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> AuditOptions:
+    """The lens options (--search-size parsed by the CLI; --rvw-C checked as in the predictions audit)."""
+    search_size = args.search_size
+    if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
+        raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
     bits, detail = (None, "")
-    if args.rvw_description is not None or args.search_size is not None:
-        bits, detail = selection_bits(args.rvw_description, args.search_size)
+    if args.rvw_description is not None or search_size is not None:
+        bits, detail = selection_bits(args.rvw_description, search_size)
     lenses = args.lenses.split(",") if isinstance(args.lenses, str) else args.lenses
     return AuditOptions(
         eps=args.eps,
@@ -86,6 +91,25 @@ def _matrix_shape(path: Path) -> tuple[int, int] | None:
     return shape[1], shape[0] - 1
 
 
+#: options of the predictions audit that neither leaderboard input reads (option, argparse name)
+_PREDICTIONS_ONLY = (
+    ("--labels", "labels"),
+    ("--new-predictions", "new_predictions"),
+    ("--new-labels", "new_labels"),
+    ("--translations", "translations"),
+    ("--scores", "scores"),
+    ("--topk", "topk"),
+    ("--num-classes", "num_classes"),
+)
+
+
+def _refuse_unused(args: argparse.Namespace, mode: str, extra: tuple[tuple[str, str], ...] = ()) -> None:
+    """An option that does not apply to ``mode`` is refused in one line, not ignored."""
+    given = [opt for opt, name in (*_PREDICTIONS_ONLY, *extra) if getattr(args, name, None)]
+    if given:
+        raise AuditError(f"{', '.join(given)}: not read by {mode} (options of the predictions audit); leave them out")
+
+
 def run_leaderboard_audit(
     args: argparse.Namespace, on_fail: Callable[[str], None] | None = None
 ) -> dict[str, object] | None:
@@ -97,6 +121,12 @@ def run_leaderboard_audit(
             raise AuditError("--accuracies audits a table on its own: give no PREDICTIONS / --correctness with it")
         if getattr(args, "adaptive", False):
             raise AuditError("--adaptive needs per-item results (PREDICTIONS or --correctness), not --accuracies")
+        no_rvw = (
+            ("--rvw-description", "rvw_description"),
+            ("--search-size", "search_size"),
+            ("--selected", "selected"),
+        )
+        _refuse_unused(args, "--accuracies", (("--model-names", "model_names"), *no_rvw))
         out = _owned_out(args, [args.accuracies])
         with atomic_folder(out, on_fail, _note) as folder:
             return run_accuracy_table(argparse.Namespace(**(vars(args) | {"out": str(folder)})))
@@ -106,6 +136,7 @@ def run_leaderboard_audit(
         return None
     if args.predictions is None:
         raise AuditError("--correctness: give the correctness matrix file (PREDICTIONS)")
+    _refuse_unused(args, "--correctness")
     path = check_input_path(args.predictions, "correctness")
     out = _owned_out(args, [args.predictions, args.item_dates, args.model_dates])
     if (shape := _matrix_shape(path)) is not None:
