@@ -90,6 +90,7 @@ def _interrupt_after(module, name: str, monkeypatch) -> None:
     monkeypatch.setattr(module, name, interrupted)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "module", "name"),
     [
@@ -117,6 +118,7 @@ def test_interrupted_write_leaves_the_previous_result_or_nothing(capsys, tmp_pat
     assert not fresh.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["data", "o"]
 
 
+@pytest.mark.slow
 def test_contamination_is_in_the_manifest_and_summary(tmp_path):
     out = tmp_path / "o"
     assert main([*_correctness(tmp_path), "--out", str(out)]) == 0

@@ -117,6 +117,7 @@ def test_bad_accuracy_table_is_one_line(tmp_path, capsys, content, message):
     assert message in err and str(path) in err and "\n" not in err
 
 
+@pytest.mark.slow
 def test_npy_with_model_names_dates_by_item_number_and_adaptive(tmp_path, capsys):
     rng = np.random.default_rng(4)
     v = (rng.random((6, 300)) < np.linspace(0.4, 0.8, 6)[:, None]).astype(np.int8)
@@ -136,6 +137,7 @@ def test_npy_with_model_names_dates_by_item_number_and_adaptive(tmp_path, capsys
     assert "[adaptive]" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_pass_rates_skip_the_adaptive_lens_with_a_note(tmp_path):
     path = _matrix(tmp_path, np.array([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.5, 0.5]]))
     assert main(["audit", str(path), "--correctness", "--adaptive", "--eps", "0.3", "--out", str(tmp_path / "o")]) == 0
@@ -143,6 +145,7 @@ def test_pass_rates_skip_the_adaptive_lens_with_a_note(tmp_path):
     assert "adaptive" not in s and any("Adaptive analyst lens: not run" in n for n in s["notes"])
 
 
+@pytest.mark.slow
 def test_adaptive_with_fewer_models_than_its_subset_size(tmp_path, capsys):
     """3 models, fewer than the selective-ensembling attack's 5 per ensemble: the ensembles shrink
     to the 3 models (with a note), as in the predictions audit, instead of a traceback."""
@@ -165,6 +168,7 @@ def test_adaptive_with_an_accuracy_table_is_refused(tmp_path, capsys):
     assert "--adaptive needs per-item results" in err and "\n" not in err and not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_bounds_verdict_names_the_eps_needed(tmp_path, capsys):
     """The correctness audit's bounds lens is the predictions audit's: the eps at which all K models
     are guaranteed (union bound, Mania et al. (2)) is computed, not printed as nan."""
@@ -181,6 +185,7 @@ def test_bounds_verdict_names_the_eps_needed(tmp_path, capsys):
     assert "nan" not in s["bounds"]["verdict"] and "nan" not in capsys.readouterr().out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("values", "why"),
     [
@@ -213,6 +218,7 @@ def test_correctness_options_checked_in_one_line(tmp_path, capsys, extra, messag
     assert message in err and "\n" not in err and not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_correctness_search_size_in_scientific_notation(tmp_path):
     path = _matrix(tmp_path, (np.random.default_rng(8).random((3, 50)) < 0.6).astype(int))
     assert main(["audit", str(path), "--correctness", "--search-size", "1e6", "--out", str(tmp_path / "o")]) == 0
