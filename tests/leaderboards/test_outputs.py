@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -86,3 +87,28 @@ def test_readers_on_made_files(tmp_path):
     e = evalplus_table(tmp_path / "e.json", "humaneval", "humaneval+")
     assert e["model"].tolist() == ["m"] and e["humaneval+"].tolist() == [0.4]
     assert pair_table("evalplus", {"evalplus": tmp_path / "e.json"}, "humaneval", "humaneval+").shape == (1, 3)
+
+
+def test_every_input_has_a_pinned_url_and_the_mirrors_checksum(shared_data):
+    """config/config.yaml: each leaderboard file resolves to its repository at the pinned commit, and
+    its checksum is the one in the mirror's SHA256SUMS."""
+    import yaml
+
+    from holdout.data.fetch import resolve_url
+
+    lb = yaml.safe_load((Path(__file__).resolve().parents[2] / "config/config.yaml").read_text())["leaderboards"]
+    sums = dict(
+        (path.removeprefix("./"), f"sha256:{digest}")
+        for digest, path in (line.split() for line in (shared_data / "SHA256SUMS").read_text().splitlines())
+    )
+    commits = {
+        "pytorch-image-models": "huggingface/pytorch-image-models/aa4b5850c1543fa488abf260f18390eda46cf85d",
+        "imagenet-testbed": "modestyachts/imagenet-testbed/0170eec658d664289d9f61de8f90f967f49abca0",
+        "livecodebench": "LiveCodeBench/livecodebench.github.io/8ed5690cdc26265076a803380e84f5c5848a0ce1",
+        "evalplus": "evalplus/evalplus.github.io/87418456d3a8c2bc6265f24ff91d2dd0e7993f4b",
+    }
+    assert len(lb["checksums"]) == 8
+    for relpath, checksum in lb["checksums"].items():
+        top, rest = relpath.split("/", 1)
+        assert resolve_url(relpath, lb["urls"]) == f"https://raw.githubusercontent.com/{commits[top]}/{rest}"
+        assert checksum == sums[relpath]
