@@ -30,9 +30,8 @@ from holdout.leaderboards.fits import clopper_pearson_many
 from holdout.similarity.core import (
     SimilaritySummary,
     difficulty_distribution,
-    independent_similarity_matrix,
     pairwise_similarity,
-    upper_pairs,
+    summary_from_rates,
 )
 
 __all__ = [
@@ -205,22 +204,7 @@ def similarity_summary(
     k, n = c.shape
     if k < 2:
         raise CorrectnessError(f"{k} model: pairwise similarity needs at least 2")
-    mu = 1.0 - c.values.mean(axis=1)
-    s, b = upper_pairs(sim), upper_pairs(independent_similarity_matrix(mu))
-    qs = list(quantiles)
-    return SimilaritySummary(
-        num_models=k,
-        n=n,
-        num_pairs=int(s.size),
-        mean_accuracy=float(1.0 - mu.mean()),
-        mean_similarity=float(s.mean()),
-        mean_independent_similarity=float(b.mean()),
-        min_similarity=float(s.min()),
-        max_similarity=float(s.max()),
-        similarity_quantiles={q: float(v) for q, v in zip(qs, np.quantile(s, qs))},
-        independent_quantiles={q: float(v) for q, v in zip(qs, np.quantile(b, qs))},
-        fraction_above_independent=float(np.mean(s > b)),
-    )
+    return summary_from_rates(1.0 - c.values.mean(axis=1), sim, n, quantiles)
 
 
 def difficulty(c: CorrectnessMatrix) -> np.ndarray:

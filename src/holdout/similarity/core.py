@@ -194,11 +194,22 @@ def summarize_similarity(
         raise ValueError(f"similarity must be {k} x {k}, got {sim.shape}")
     if not ((sim >= 0.0) & (sim <= 1.0)).all():  # NaN fails too
         raise ValueError("similarity must lie in [0, 1] (no NaN)")
-    mu = e.mean(axis=1)
-    s = upper_pairs(sim)
+    return summary_from_rates(e.mean(axis=1), sim, n, qs)
+
+
+def summary_from_rates(
+    error_rates: np.ndarray, similarity: np.ndarray, n: int, quantiles: Sequence[float]
+) -> SimilaritySummary:
+    """[`SimilaritySummary`][holdout.similarity.core.SimilaritySummary] of the pairs i < j of a checked
+    K x K ``similarity`` against the independent-errors baseline mu_i mu_j + (1 - mu_i)(1 - mu_j)
+    (Mania et al. Sec. 5.1) at the K error rates mu; shared by 0/1 errors and expected (pass-rate)
+    similarities."""
+    mu = np.asarray(error_rates, dtype=np.float64)
+    qs = list(quantiles)
+    s = upper_pairs(similarity)
     b = upper_pairs(independent_similarity_matrix(mu))
     return SimilaritySummary(
-        num_models=k,
+        num_models=int(mu.size),
         n=n,
         num_pairs=int(s.size),
         mean_accuracy=float(1.0 - mu.mean()),
