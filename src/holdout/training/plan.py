@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
+import os
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from holdout.training.recipes import PAPER_RETRAINING, resolve_retraining, resolve_search
 
@@ -76,19 +77,45 @@ class PlanRow:
 
 
 def load_merged_config(configfiles: Sequence[str | Path], base: str | Path = "config/config.yaml") -> dict[str, Any]:
-    """``base`` then ``configfiles`` merged as Snakemake does, with the schema's defaults and scales."""
-    from snakemake.utils import update_config, validate
+    """``base`` then ``configfiles`` merged as Snakemake does, with the schema's defaults and scales.
+
+    A file that is not YAML, not a mapping, a misspelt key or a value the schema refuses raises
+    [`ConfigError`][holdout.config.ConfigError] with one line naming the file or key."""
+    from snakemake.utils import update_config
+
+    from holdout.config import check_config_files, check_unknown_keys, load_config_file
 
     cfg: dict[str, Any] = {}
     for path in (base, *configfiles):
         p = Path(path)
         if not p.is_file():
             raise FileNotFoundError(f"config file {p} not found (run from the repository root)")
-        update_config(cfg, yaml.safe_load(p.read_text()) or {})
-    validate(cfg, str(Path(base).parent / "schema.yaml"), set_default=True)
+        check_config_files([p])
+        update_config(cfg, load_config_file(p) or {})
+    schema = Path(base).parent / "schema.yaml"
+    check_unknown_keys(cfg, schema)
+    _validate(cfg, schema)
     cfg["search"] = resolve_search(cfg["search"])
     cfg["retraining"] = resolve_retraining(cfg["retraining"])
     return cfg
+
+
+def _validate(cfg: dict[str, Any], schema: Path) -> None:
+    """The schema's check with its defaults; its refusal as one line naming the key (not the whole config)."""
+    import jsonschema
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
+
+    from holdout.config import ConfigError
+
+    try:
+        validate(cfg, str(schema), set_default=True)
+    except WorkflowError as exc:
+        err = exc.__context__  # snakemake raises inside its `except ValidationError`
+        if not isinstance(err, jsonschema.ValidationError):
+            raise ConfigError(f"config: {str(exc).splitlines()[0]}") from None
+        key = ".".join(str(k) for k in err.absolute_path) or "the top level"
+        raise ConfigError(f"config key {key}: {err.message[:300]} (see config/schema.yaml)") from None
 
 
 @functools.cache
@@ -220,8 +247,8 @@ def _retraining_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
 
 def plan_jobs(cfg: Mapping[str, Any], tflops: float = ASSUMED_TFLOPS) -> list[PlanRow]:
     """Every training job of the (merged, resolved) config ``cfg``, in workflow order."""
-    if tflops <= 0:
-        raise ValueError(f"plan: the assumed throughput must be > 0 TFLOP/s, got {tflops}")
+    if not (math.isfinite(tflops) and tflops > 0):
+        raise ValueError(f"--tflops: the assumed throughput must be a finite number > 0 TFLOP/s, got {tflops}")
     rows: list[PlanRow] = []
     for study, make in (("search", _search_rows), ("seeds", _seeds_rows), ("retraining", _retraining_rows)):
         if cfg[study].get("enabled", True):
@@ -249,10 +276,63 @@ def _summary(df: Any, tflops: float) -> str:
     )
 
 
+def _check_out_file(out: str | Path, inputs: Sequence[str | Path]) -> Path:
+    """Where ``--out`` writes: a symlink's target (the link is kept), never a folder, never one of
+    the config files read, never a file that is not a table ``holdout plan`` wrote."""
+    target = Path(out).resolve()
+    if target.is_dir():
+        raise ValueError(f"--out {out}: is a folder; give a file name such as {Path(out) / 'plan.csv'}")
+    for item in inputs:
+        if Path(item).exists() and target.exists() and os.path.samefile(item, target):
+            raise ValueError(f"--out {out}: is the config file {item} read by this plan; give another file name")
+    if target.exists():
+        try:
+            with open(target, encoding="utf-8", errors="replace") as fh:
+                head = fh.readline(200)
+        except OSError as exc:
+            raise ValueError(f"--out {out}: cannot read the existing file ({exc.strerror})") from None
+        if not head.startswith(_PLAN_HEADER):
+            raise ValueError(
+                f"--out {out}: exists and is not a table holdout plan wrote; give a new file name or remove it"
+            )
+    return target
+
+
+#: the first columns of every CSV ``holdout plan`` writes: such a file may be replaced by a new plan
+_PLAN_HEADER = "study,job,model,params,"
+
+
+def _write_csv_atomic(df: Any, target: Path, out: str) -> None:
+    """``df`` as CSV at ``target``, complete or not at all (a temporary file beside it, then renamed)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.partial-", dir=target.parent)
+    except OSError as exc:
+        raise ValueError(f"--out {out}: cannot create the file ({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            df.to_csv(fh, index=False)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
+        target = _check_out_file(args.out, [args.base, *args.configfile]) if args.out else None
         cfg = load_merged_config(args.configfile, args.base)
         rows = plan_jobs(cfg, args.tflops)
+    except ModuleNotFoundError as exc:
+        print(
+            f"holdout plan: error: counting parameters and FLOPs needs {exc.name}: "
+            "install the training extra (pip install -e '.[train]')",
+            file=sys.stderr,
+        )
+        return 2
     except (OSError, ValueError) as exc:
         print(f"holdout plan: error: {exc}", file=sys.stderr)
         return 2
@@ -265,9 +345,12 @@ def _run(args: argparse.Namespace) -> int:
     with pd.option_context("display.max_rows", args.max_rows, "display.width", 250, "display.max_columns", None):
         print(df[show].to_string(index=False, max_rows=args.max_rows))
     print(_summary(df, args.tflops))
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(args.out, index=False)
+    if target is not None:
+        try:
+            _write_csv_atomic(df, target, args.out)
+        except (OSError, ValueError) as exc:
+            print(f"holdout plan: error: {exc}", file=sys.stderr)
+            return 2
         print(f"wrote {args.out} ({len(df)} rows, with each recipe's source)")
     return 0
 
@@ -282,7 +365,10 @@ def add_plan_parser(sub: Any) -> None:
     )
     p.add_argument("--configfile", nargs="+", required=True, metavar="FILE", help="config files, later ones win")
     p.add_argument("--base", default="config/config.yaml", help="the workflow's own config file (merged first)")
-    p.add_argument("--out", help="also write the whole table (every column) as CSV here")
+    p.add_argument(
+        "--out",
+        help="also write the whole table (every column) as CSV here: a new file or one an earlier plan wrote",
+    )
     p.add_argument(
         "--tflops", type=float, default=ASSUMED_TFLOPS, help="assumed sustained TFLOP/s per GPU for the projection"
     )
