@@ -27,6 +27,8 @@ Built on the studies
 Inputs, outputs and plumbing
 ----------------------------
 - ``holdout.data``         fetching with checksums, converters to the predictions format.
+- ``holdout.logs``         readers of evaluation harnesses' per-item logs (lm-eval, Inspect, HELM, Every Eval
+  Ever, EvalPlus, LiveCodeBench), aligned by item id into a correctness matrix.
 - ``holdout.predictions``  the one predictions format crossing the model/analysis seam.
 - ``holdout.config``       loading and checking the workflow's configuration.
 - ``holdout.plotting``     one figure saver (PNG + PDF + CSV of the plotted values).

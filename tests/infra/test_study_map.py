@@ -46,7 +46,7 @@ STUDIES = (
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).
-SHARED_PACKAGES = ("stats",)
+SHARED_PACKAGES = ("stats", "logs")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,149 @@
+"""What every reader returns, and the checks they share.
+
+A reader turns one run's file(s) into a [`RunScores`][holdout.logs.base.RunScores]: the model, the
+task, the metric and filter it read, and one score in [0, 1] per item id. Bad input is a
+[`LogError`][holdout.logs.base.LogError]: one line naming the file and what to do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "ANY",
+    "LogError",
+    "RunScores",
+    "Selection",
+    "check_scores",
+    "check_unique",
+    "choose",
+    "first_line",
+    "natural_key",
+    "no_filter",
+]
+
+#: the first line of a Git LFS pointer file (the data itself was never downloaded)
+LFS_HEADER = b"version https://git-lfs.github.com/spec/"
+
+
+class LogError(ValueError):
+    """Bad evaluation-log input; the message is one line naming the file (or option) and the fix."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What to read of a run: the task (None: any), the metric and the filter (None: the only one
+    there is; a LogError listing the choices when there are several)."""
+
+    task: str | None = None
+    metric: str | None = None
+    filter: str | None = None
+
+
+#: no task, metric or filter chosen
+ANY = Selection()
+
+
+@dataclass(frozen=True)
+class RunScores:
+    """One run: ``scores[i]`` in [0, 1] is the model's score on item ``item_ids[i]`` (0/1, or a
+    pass rate over ``samples`` samples, epochs or trials). ``date``: when the run was made (ISO
+    text, None where the file does not say); ``item_dates``: each item's release date
+    (``datetime64[D]``, LiveCodeBench's contest dates) or None; ``notes``: what the reader saw and
+    the report should say (a cancelled run, items without a score ...)."""
+
+    model: str
+    task: str
+    metric: str
+    filter: str | None
+    item_ids: tuple[str, ...]
+    scores: np.ndarray
+    source: str
+    format: str
+    date: str | None = None
+    samples: int | None = None
+    item_dates: np.ndarray | None = None
+    notes: tuple[str, ...] = ()
+
+    def rows(self) -> pd.DataFrame:
+        """The run as (model, task, metric, filter, item, score) rows."""
+        n = len(self.item_ids)
+        return pd.DataFrame(
+            {
+                "model": [self.model] * n,
+                "task": [self.task] * n,
+                "metric": [self.metric] * n,
+                "filter": [self.filter] * n,
+                "item": list(self.item_ids),
+                "score": self.scores,
+            }
+        )
+
+
+def natural_key(item: str) -> tuple[object, ...]:
+    """Sort key that puts ``id9`` before ``id10`` and ``2`` before ``10``."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", item))
+
+
+def choose(found: Iterable[str], given: str | None, what: str, option: str, source: str | Path) -> str:
+    """The one ``what`` (metric, filter, scorer ...) to read: ``given`` when it is among ``found``, the
+    only one found when ``given`` is None; otherwise a LogError listing the choices and the option."""
+    options = sorted(set(found))
+    if given is not None:
+        if given not in options:
+            raise LogError(f"{source}: no {what} {given!r} here; choose {option} from: {', '.join(options) or 'none'}")
+        return given
+    if len(options) == 1:
+        return options[0]
+    if not options:
+        raise LogError(f"{source}: no {what} found (no per-item scores in this file)")
+    raise LogError(f"{source}: {len(options)} {what}s ({', '.join(options)}): choose one with {option}")
+
+
+def first_line(path: Path, limit: int = 1 << 26) -> bytes:
+    """The file's first line (at most ``limit`` bytes), for detection; a Git LFS pointer or an empty
+    file is a LogError."""
+    try:
+        with open(path, "rb") as fh:
+            line = fh.readline(limit)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
+    if line.startswith(LFS_HEADER):
+        raise LogError(f"{path}: a Git LFS pointer, not the data (fetch it with `git lfs pull`)")
+    if not line.strip():
+        raise LogError(f"{path}: empty file (no run in it)")
+    return line
+
+
+def check_scores(values: Sequence[object], ids: Sequence[str], what: str, source: str | Path) -> np.ndarray:
+    """Per-item scores as floats in [0, 1]; a LogError naming the first item that is not."""
+    arr = np.asarray(values, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(arr) | (arr < 0) | (arr > 1))
+    if bad.size:
+        i = int(bad[0])
+        raise LogError(
+            f"{source}: {what} of item {ids[i]!r} is {values[i]!r}, not a score in [0, 1] "
+            "(choose a correctness metric with --metric)"
+        )
+    return arr
+
+
+def check_unique(ids: Sequence[str], source: str | Path, where: str = "") -> None:
+    """Refuse a run that scores one item twice (naming the item id and the file)."""
+    seen: set[str] = set()
+    for i in ids:
+        if i in seen:
+            raise LogError(f"{source}: item id {i!r} appears twice{where}; one score per item and run")
+        seen.add(i)
+
+
+def no_filter(select: Selection, source: str | Path, fmt: str) -> None:
+    """Refuse ``--filter`` for a format that has no filters (rather than ignore it)."""
+    if select.filter is not None:
+        raise LogError(f"{source}: --filter {select.filter}: {fmt} files have no filters; leave --filter out")
