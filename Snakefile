@@ -36,6 +36,7 @@ include: "workflow/rules/adversarial_cifar10.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/adaptive.smk"
 include: "workflow/rules/leaderboards.smk"
+include: "workflow/rules/contamination.smk"
 
 
 rule all:
@@ -58,3 +59,4 @@ rule all:
         audit_targets(),
         adaptive_targets(),
         leaderboards_targets(),
+        contamination_targets(),

@@ -1,0 +1,279 @@
+"""What should this model have scored? The reference-benchmark test of ConStat (Dekoninck et al. 2024).
+
+Across K >= 5 reference models, fit the curve from accuracy on a reference benchmark (x) to accuracy
+on the benchmark (y); predict each tested model's benchmark accuracy from its reference accuracy;
+delta = benchmark - predicted. A model far above the curve did better on the benchmark than its
+peers' performance elsewhere predicts: the signature of contamination (or of a real, benchmark-
+specific skill: the test cannot tell them apart).
+
+The uncertainty is a bootstrap (Dekoninck et al. 2024, Sec. 3, Algorithm 1): each replicate redraws
+every accuracy (the items, or, from a table alone, Binomial(n, p) / n) and the reference models
+(with replacement, at least 5 distinct; all of them when K = 5), refits the curve and records
+delta*. ``delta`` is the mean of the delta*, its interval the basic bootstrap interval
+2 delta - q*(1 - alpha / 2) .. 2 delta - q*(alpha / 2), and the one-sided p-value (H0: delta <= 0)
+is ConStat's: the smallest level j / B at which the basic-bootstrap lower bound is >= 0, about the
+fraction of replicates with delta* >= 2 delta (0 means below 1 / B). Holm's step-down over the
+models tested.
+
+Two curves ([`fit_curve`][holdout.contamination.reference.fit_curve]):
+
+- ``spline`` (the default: it is ConStat's test, whose false-positive rate Dekoninck et al.
+  checked in simulation, and it assumes only a monotone relation): the points of the reference
+  models plus the random-guess point (R, B) are sorted on each axis separately (a monotone
+  rearrangement: the i-th best reference accuracy is paired with the i-th best benchmark
+  accuracy), ties in x dropped, and a cubic smoothing spline fitted with the GCV smoothing
+  parameter; it is refitted with that parameter and two nearly weightless anchors (0, 0) and
+  (1, 1) (weight 1e-8), and its prediction clipped to [0, 1].
+- ``probit``: our line, Phi^-1(y') = a Phi^-1(x') + b by least squares over the reference models on
+  chance-normalised accuracies x' = (x - R) / (1 - R), y' = (y - B) / (1 - B) ("accuracy on the
+  line", Miller et al. 2021). Two parameters: steadier than the spline with few reference models,
+  but wrong where the relation is not probit-linear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from holdout.contamination.spline import gcv_lambda, smoothing_spline
+from holdout.leaderboards.fits import holm
+
+__all__ = [
+    "MIN_REFERENCE_MODELS",
+    "Draws",
+    "ReferenceLens",
+    "binomial_draws",
+    "bootstrap_summary",
+    "fit_curve",
+    "item_draws",
+    "reference_lens",
+]
+
+#: ConStat refuses fewer reference models (and fits on at least this many distinct points).
+MIN_REFERENCE_MODELS = 5
+_ANCHOR_WEIGHT = 1e-8
+FITS = ("spline", "probit")
+
+
+@dataclass(frozen=True)
+class Draws:
+    """Bootstrap replicates of every accuracy, shape (B, K) for the K reference models and (B, M)
+    for the M tested models, on the reference benchmark (``x``) and the benchmark (``y``);
+    ``kind``: 'item bootstrap' or 'parametric binomial bootstrap'; ``n_x`` / ``n_y``: item counts
+    (for the noise of the random-guess point)."""
+
+    x_ref: np.ndarray
+    y_ref: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+    kind: str
+    n_x: int
+    n_y: int
+
+
+def binomial_draws(
+    x_ref: npt.ArrayLike,
+    y_ref: npt.ArrayLike,
+    x_test: npt.ArrayLike,
+    y_test: npt.ArrayLike,
+    sizes: tuple[npt.ArrayLike, npt.ArrayLike],
+    n_bootstrap: int,
+    rng: np.random.Generator,
+) -> Draws:
+    """From a table alone: every accuracy p on n items redrawn as Binomial(n, p) / n, independently
+    (the item bootstrap's marginal law; it ignores that models err on the same items). ``sizes``:
+    (n of the reference benchmark, n of the benchmark), scalars or one per model (reference models
+    first, then tested ones)."""
+    x = np.concatenate([np.asarray(x_ref, float), np.asarray(x_test, float)])
+    y = np.concatenate([np.asarray(y_ref, float), np.asarray(y_test, float)])
+    n_x = np.broadcast_to(np.asarray(sizes[0], float), x.shape)
+    n_y = np.broadcast_to(np.asarray(sizes[1], float), y.shape)
+    bx = rng.binomial(n_x.astype(np.int64), np.clip(x, 0, 1), size=(n_bootstrap, x.size)) / n_x
+    by = rng.binomial(n_y.astype(np.int64), np.clip(y, 0, 1), size=(n_bootstrap, y.size)) / n_y
+    k = np.asarray(x_ref).size
+    kind = "parametric binomial bootstrap"
+    return Draws(bx[:, :k], by[:, :k], bx[:, k:], by[:, k:], kind, int(np.median(n_x)), int(np.median(n_y)))
+
+
+def _item_means(scores: np.ndarray, n_bootstrap: int, rng: np.random.Generator) -> np.ndarray:
+    """(B, K) means of K models' per-item scores over B resamples of the items (the same items
+    for every model)."""
+    n = scores.shape[1]
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=n_bootstrap).astype(float)
+    return counts @ scores.T / n
+
+
+def item_draws(
+    x_scores: npt.ArrayLike, y_scores: npt.ArrayLike, n_reference: int, n_bootstrap: int, rng: np.random.Generator
+) -> Draws:
+    """From per-item scores (models x items, reference models in the first ``n_reference`` rows):
+    ConStat's item bootstrap, the items of each benchmark resampled with replacement, the same
+    resample for every model."""
+    xs, ys = np.asarray(x_scores, float), np.asarray(y_scores, float)
+    if xs.shape[0] != ys.shape[0]:
+        raise ValueError("the two score matrices need the same models (rows)")
+    bx, by = _item_means(xs, n_bootstrap, rng), _item_means(ys, n_bootstrap, rng)
+    k = n_reference
+    return Draws(bx[:, :k], by[:, :k], bx[:, k:], by[:, k:], "item bootstrap", xs.shape[1], ys.shape[1])
+
+
+def _spline_curve(x: np.ndarray, y: np.ndarray, chance: tuple[float, float]) -> Callable[[np.ndarray], np.ndarray]:
+    xs = np.sort(np.append(x, chance[0]))
+    ys = np.sort(np.append(y, chance[1]))
+    keep = np.append(np.diff(xs) != 0, True)  # of tied x, the last (highest-ranked y) stays
+    xs, ys = xs[keep], ys[keep]
+    if xs.size < MIN_REFERENCE_MODELS:
+        raise ValueError(f"{xs.size} distinct reference accuracies; the spline needs {MIN_REFERENCE_MODELS}")
+    lam = gcv_lambda(xs, ys)
+    w = np.ones_like(xs)
+    if xs[0] > 0:
+        xs, ys, w = np.r_[0.0, xs], np.r_[0.0, ys], np.r_[_ANCHOR_WEIGHT, w]
+    if xs[-1] < 1:
+        xs, ys, w = np.r_[xs, 1.0], np.r_[ys, 1.0], np.r_[w, _ANCHOR_WEIGHT]
+    spline = smoothing_spline(xs, ys, w, lam)
+    return lambda t: np.clip(spline(t), 0.0, 1.0)
+
+
+def _probit_curve(
+    x: np.ndarray, y: np.ndarray, chance: tuple[float, float], n: tuple[int, int]
+) -> Callable[[np.ndarray], np.ndarray]:
+    from scipy.special import ndtr, ndtri
+
+    def z(v: np.ndarray, c: float, size: int) -> np.ndarray:
+        half = 0.5 / size
+        return ndtri(np.clip((np.asarray(v, float) - c) / (1 - c), half, 1 - half))
+
+    slope, intercept = np.polyfit(z(x, chance[0], n[0]), z(y, chance[1], n[1]), 1)
+    return lambda t: chance[1] + (1 - chance[1]) * ndtr(slope * z(t, chance[0], n[0]) + intercept)
+
+
+def fit_curve(
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
+    fit: str = "spline",
+    chance: tuple[float, float] = (0.0, 0.0),
+    sizes: tuple[int, int] = (1000, 1000),
+) -> Callable[[np.ndarray], np.ndarray]:
+    """The curve y = f(x) through the reference models' accuracies (fractions): ConStat's
+    ``spline`` or our ``probit`` line (module docstring). ``chance``: random-guess accuracy on
+    (reference benchmark, benchmark); ``sizes``: item counts (the probit clip at 1 / (2n))."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if fit == "spline":
+        return _spline_curve(x, y, chance)
+    if fit == "probit":
+        return _probit_curve(x, y, chance, sizes)
+    raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
+
+
+@dataclass(frozen=True)
+class ReferenceLens:
+    """``models``: one row per tested model: ``model``, ``reference``, ``benchmark`` (observed),
+    ``predicted`` (benchmark - delta), ``delta``, ``delta_low``, ``delta_high``, ``p_value``,
+    ``p_holm``, ``significant`` (p_holm <= alpha); ``curve``: x and the fitted curve on the
+    observed accuracies with its pointwise bootstrap band; the settings."""
+
+    models: pd.DataFrame
+    curve: pd.DataFrame
+    fit: str
+    bootstrap: str
+    n_bootstrap: int
+    n_reference: int
+    alpha: float
+
+
+def bootstrap_summary(deltas: npt.ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray, ...]:
+    """Per column of replicates delta* (B, M): the mean, the basic bootstrap 1 - alpha interval
+    2 mean - q*(1 - alpha / 2) .. 2 mean - q*(alpha / 2), and ConStat's one-sided p-value of
+    H0: delta <= 0, the smallest j / B with 2 mean - q*(1 - j / B) >= 0 (q* linear-interpolated
+    quantiles): about the fraction of replicates with delta* >= 2 mean."""
+    d = np.asarray(deltas, dtype=float)
+    b = d.shape[0]
+    mean = d.mean(axis=0)
+    q_low, q_high = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
+    levels = 1 - np.arange(b) / b
+    reached = 2 * mean - np.quantile(d, levels, axis=0) >= 0  # (B, M), monotone in j
+    p = np.where(reached.any(axis=0), np.argmax(reached, axis=0) / b, 1.0)
+    return mean, 2 * mean - q_high, 2 * mean - q_low, p
+
+
+def _model_sample(k: int, rng: np.random.Generator) -> np.ndarray:
+    """Reference models resampled with replacement, at least 5 distinct (all of them when K = 5)."""
+    if k == MIN_REFERENCE_MODELS:
+        return np.arange(k)
+    while True:
+        idx = rng.integers(0, k, k)
+        if np.unique(idx).size >= MIN_REFERENCE_MODELS:
+            return idx
+
+
+def _replicates(
+    draws: Draws, fit: str, chance: tuple[float, float], grid: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """delta* (B, M) and the curve on ``grid`` (B, len(grid)) of every replicate."""
+    b, k = draws.x_ref.shape
+    sd = np.sqrt(np.multiply(chance, np.subtract(1, chance)) / np.array([draws.n_x, draws.n_y]))
+    deltas = np.empty((b, draws.x_test.shape[1]))
+    curves = np.empty((b, grid.size))
+    sizes = (draws.n_x, draws.n_y)
+    for i in range(b):
+        idx = _model_sample(k, rng)
+        guess = (chance[0] + rng.normal(0, sd[0]), chance[1] + rng.normal(0, sd[1]))
+        f = fit_curve(draws.x_ref[i, idx], draws.y_ref[i, idx], fit, guess, sizes)
+        deltas[i] = draws.y_test[i] - f(draws.x_test[i])
+        curves[i] = f(grid)
+    return deltas, curves
+
+
+def reference_lens(
+    models: npt.ArrayLike,
+    reference: npt.ArrayLike,
+    benchmark: npt.ArrayLike,
+    is_reference: npt.ArrayLike,
+    draws: Draws,
+    fit: str = "spline",
+    chance: tuple[float, float] = (0.0, 0.0),
+    alpha: float = 0.05,
+    seed: int = 0,
+    tested: npt.ArrayLike | None = None,
+) -> ReferenceLens:
+    """ConStat's test of the ``tested`` rows, by default every model not in the reference set
+    (fractions in; module docstring).
+
+    ``draws`` are the replicates ([`binomial_draws`][holdout.contamination.reference.binomial_draws]
+    or [`item_draws`][holdout.contamination.reference.item_draws]) of the reference rows and of the
+    tested rows, each in the table's order. A reference row may be tested too (its own point then
+    stays in the curve, as in ConStat's published tables).
+    """
+    is_ref = np.asarray(is_reference, bool)
+    if is_ref.sum() < MIN_REFERENCE_MODELS:
+        raise ValueError(f"{int(is_ref.sum())} reference models; ConStat's test needs at least {MIN_REFERENCE_MODELS}")
+    if fit not in FITS:
+        raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
+    x, y = np.asarray(reference, float), np.asarray(benchmark, float)
+    grid = np.linspace(max(0.0, x.min() - 0.05), min(1.0, x.max() + 0.05), 101)
+    deltas, curves = _replicates(draws, fit, chance, grid, np.random.default_rng(seed))
+    mean, low, high, p = bootstrap_summary(deltas, alpha)
+    p_holm = holm(np.clip(p, 1e-300, 1.0)) if p.size else p
+    tested = ~is_ref if tested is None else np.asarray(tested, bool)
+    table = pd.DataFrame(
+        {
+            "model": np.asarray(models, dtype=object)[tested],
+            "reference": x[tested],
+            "benchmark": y[tested],
+            "predicted": y[tested] - mean,
+            "delta": mean,
+            "delta_low": low,
+            "delta_high": high,
+            "p_value": p,
+            "p_holm": p_holm,
+            "significant": p_holm <= alpha,
+        }
+    )
+    observed = fit_curve(x[is_ref], y[is_ref], fit, chance, (draws.n_x, draws.n_y))(grid)
+    lo, hi = np.quantile(curves, [alpha / 2, 1 - alpha / 2], axis=0)
+    curve = pd.DataFrame({"x": grid, "fit": observed, "band_low": lo, "band_high": hi})
+    return ReferenceLens(table, curve, fit, draws.kind, deltas.shape[0], int(is_ref.sum()), alpha)

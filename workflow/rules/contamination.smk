@@ -1,0 +1,69 @@
+# Stage: contamination. What should a model have scored? ConStat's reference-benchmark test
+# (Dekoninck et al. 2024) and its published GSM8K / ARC tables reproduced from their own columns.
+# Helpers and contamination_targets() are in contamination_helpers.smk; the library is
+# holdout.contamination.
+
+
+include: "contamination_helpers.smk"
+
+
+rule contamination_fetch:
+    """One anchor file from data.mirror or its pinned URL (contamination.urls), verified."""
+    output:
+        f"{CT_RAW}/{{relpath}}",
+    log:
+        log_path("contamination", "fetch/{relpath}"),
+    benchmark:
+        bench_path("contamination", "fetch/{relpath}")
+    wildcard_constraints:
+        relpath="|".join(re.escape(p) for p in CT["checksums"]) or "NO_FILE",
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(512),
+        runtime=attempt_scaled(10),
+    params:
+        checksum=lambda w: contamination_checksum(w.relpath),
+    script:
+        "../scripts/contamination_fetch.py"
+
+
+rule contamination_constat:
+    """ConStat's GSM8K and ARC tables redone from their columns (parametric bootstrap), the
+    deltas and verdicts next to the published ones, and what is off in the tables."""
+    input:
+        unpack(contamination_constat_inputs),
+    output:
+        tables=expand(f"{CT_RESULTS}/constat/{{name}}.csv", name=CT["constat"]["tables"]),
+        summary=report(
+            f"{CT_RESULTS}/constat/summary.csv",
+            caption="../report/contamination/constat_summary.rst",
+            category="Contamination",
+            subcategory="ConStat",
+        ),
+        summary_md=f"{CT_RESULTS}/constat/summary.md",
+        findings=f"{CT_RESULTS}/constat/findings.json",
+        figure=report(
+            f"{CT_RESULTS}/constat/deltas.png",
+            caption="../report/contamination/constat_deltas.rst",
+            category="Contamination",
+            subcategory="ConStat",
+        ),
+        figure_pdf=f"{CT_RESULTS}/constat/deltas.pdf",
+        figure_csv=f"{CT_RESULTS}/constat/deltas.csv",
+    log:
+        log_path("contamination", "constat"),
+    benchmark:
+        bench_path("contamination", "constat")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(10),
+    params:
+        n_bootstrap=CT["constat"]["n_bootstrap"],
+        seed=CT["seed"],
+    script:
+        "../scripts/contamination_constat.py"

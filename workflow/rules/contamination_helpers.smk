@@ -1,0 +1,39 @@
+# Stage contamination: helpers (functions only; the rules are in contamination.smk).
+# Inputs: the public contamination results under the mirror's anchors/ folder (contamination.urls /
+# .checksums in config/config.yaml), fetched from data.mirror or their pinned URLs.
+CT = config["contamination"]
+CT_RAW = "resources/contamination/raw"
+CT_RESULTS = "results/contamination"
+CT_CONSTAT = "anchors/constat/tables/{}.csv"
+CT_ROLES = "anchors/constat/model_roles.csv"
+
+
+def contamination_checksum(relpath):
+    """The configured checksum of an anchor file (contamination.checksums)."""
+    return CT["checksums"][relpath]
+
+
+def contamination_raw(relpath):
+    """Where the fetched, verified copy of a mirror-relative anchor file lives."""
+    return f"{CT_RAW}/{relpath}"
+
+
+def contamination_constat_inputs(wildcards=None):
+    """ConStat's tables (by name) and its model roles."""
+    tables = {name: contamination_raw(CT_CONSTAT.format(name)) for name in CT["constat"]["tables"]}
+    return tables | {"roles": contamination_raw(CT_ROLES)}
+
+
+def contamination_available(relpaths):
+    """True when every anchor file has a checksum and, with data.mirror set, the mirror holds it."""
+    return all(_data_av.file_available(p, CT, DATA_AVAILABILITY.mirror) for p in relpaths)
+
+
+def contamination_targets():
+    """Final outputs of the contamination stage: empty when disabled; each part when its inputs are there."""
+    if not study_enabled("contamination"):
+        return []
+    targets = []
+    if contamination_available([CT_CONSTAT.format(n) for n in CT["constat"]["tables"]] + [CT_ROLES]):
+        targets += list(rules.contamination_constat.output)
+    return targets
