@@ -77,7 +77,12 @@ def test_example_command_writes_every_output(tmp_path, capsys):
     assert summary["rvw"]["bound"] == pytest.approx(rvw_bound(1 - acc.max(), 2, 300))
     html = (out / "report.html").read_text()
     assert html.count("data:image/png;base64,") == 5
-    assert "<script" not in html and "http://" not in html and "https://" not in html
+    # self-contained and offline: inline script and style only, no address outside the folder
+    assert "<script src" not in html and "http://" not in html and "https://" not in html
+    assert str(out) not in html and str(REPO) not in html  # the input by its file name only
+    assert summary["predictions"] == str(EXAMPLE_PREDS)  # the full path in summary.json
+    md = (out / "summary.md").read_text()
+    assert md.startswith("# holdout audit: user_predictions\n") and "(measured)" in md and "(theorem)" in md
     assert "[accuracy]" in capsys.readouterr().out
 
 

@@ -5,13 +5,13 @@ detected: any value above 1 means percent) is audited by
 [`accuracy_table_audit`][holdout.leaderboards.accuracy_table_audit]: Clopper-Pearson intervals
 from the sizes, gaps, the linear and the probit fit with standard errors and bands, effective
 robustness with Holm's correction. Written by
-[`write_table`][holdout.leaderboards.outputs.write_table] plus a self-contained ``report.html``.
+[`write_table`][holdout.leaderboards.outputs.write_table] plus a self-contained ``report.html``
+(at a glance, both figures, every model in a sortable, filterable table) and ``summary.md``.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
 import html
 import json
 from pathlib import Path
@@ -19,6 +19,17 @@ from pathlib import Path
 import pandas as pd
 
 from holdout.audit.core import AuditError
+from holdout.audit.page import (
+    Glance,
+    count,
+    figure_html,
+    first_sentence,
+    glance_html,
+    glance_markdown,
+    page_html,
+    percent_decimals,
+    table_html,
+)
 from holdout.leaderboards import AccuracyTableAudit, accuracy_table_audit
 from holdout.leaderboards.outputs import write_table
 
@@ -64,22 +75,70 @@ def table_verdict(audit: AccuracyTableAudit) -> str:
     lin, pro, t = audit.linear, audit.probit, audit.models
     sig = int(t["er_significant"].sum())
     return (
-        f"{len(t)} models, mean gap {t['gap'].mean():.2f} points; linear fit new = {lin.slope:.3f} x orig "
-        f"{lin.intercept:+.2f}, probit fit {pro.slope:.3f} z {pro.intercept:+.3f}; {sig} model(s) significantly "
-        f"off the probit line (Holm, alpha = {audit.alpha:g})"
+        f"{len(t):,} models, mean gap {t['gap'].mean():.2f} points; linear fit new = {lin.slope:.3f} x orig "
+        f"{lin.intercept:+.2f}, probit fit {pro.slope:.3f} z {pro.intercept:+.3f}; {sig:,} model(s) significantly "
+        f"off the probit line (Holm, alpha = {audit.alpha:g})."
     )
 
 
-def _report(out: Path, title: str, summary: dict, audit: AccuracyTableAudit) -> None:
-    data = {
-        name: base64.b64encode((out / f"{name}.png").read_bytes()).decode() for name in ("fit", "effective_robustness")
-    }
-    imgs = "".join(f'<img alt="{name}" src="data:image/png;base64,{b64}">' for name, b64 in data.items())
-    top = audit.models.reindex(audit.models["effective_robustness"].abs().sort_values(ascending=False).index).head(30)
-    body = top.to_html(index=False, float_format=lambda v: f"{v:.3f}", border=0)
-    text = html.escape(json.dumps(summary, indent=2))
-    page = f"<!doctype html><meta charset='utf-8'><title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>"
-    (out / "report.html").write_text(f"{page}{imgs}<h2>Largest effective robustness</h2>{body}<pre>{text}</pre>\n")
+#: the columns of the report's table (every column is in models.csv)
+REPORT_COLUMNS = (
+    "model",
+    "orig_accuracy",
+    "new_accuracy",
+    "gap",
+    "effective_robustness",
+    "er_ci_low",
+    "er_ci_high",
+    "er_p_holm",
+    "er_significant",
+)
+
+
+def _decimals(t: pd.DataFrame) -> dict[str, int]:
+    """Percent decimals each column's intervals support (holdout.audit.page.percent_decimals)."""
+    orig = percent_decimals(t["orig_ci_high"] - t["orig_ci_low"])
+    new = percent_decimals(t["new_ci_high"] - t["new_ci_low"])
+    er = percent_decimals(t["er_ci_high"] - t["er_ci_low"])
+    return {"orig_accuracy": orig, "new_accuracy": new, "gap": min(orig, new)} | dict.fromkeys(
+        ("effective_robustness", "er_ci_low", "er_ci_high"), er
+    )
+
+
+def _report(out: Path, name: str, columns: list[str], summary: dict, audit: AccuracyTableAudit, verdict: str) -> None:
+    """``report.html`` (at a glance, both figures, every model in a sortable table) and ``summary.md``."""
+    title = f"holdout audit: {name}"
+    t = audit.models
+    meta = (
+        f"{count(len(t))} models, accuracy table {name}: {columns[0]} (n = {count(audit.n_original)}) "
+        f"against {columns[1]} (n = {count(audit.n_new)}); accuracies read as {summary['scale_read_as']}."
+    )
+    er = summary["effective_robustness"]
+    numbers = (
+        f"Effective robustness significantly above the probit line: {er['significant_above']:,} models, "
+        f"below: {er['significant_below']:,} (Holm, alpha = {audit.alpha:g})."
+    )
+    glance = [Glance("Newer test set", "measured", first_sentence(verdict), numbers, "new")]
+    top = t.reindex(t["effective_robustness"].abs().sort_values(ascending=False).index)
+    parts = [
+        f"<h1>{html.escape(title)}</h1><p class='meta'>{html.escape(meta)}</p>",
+        glance_html(glance),
+        "<h2 id='new'>Accuracy on the new test set against the original</h2>",
+        "<p class='meta'>Recht et al. (2019), Figure 1; Miller et al. (2021), probit scale</p>",
+        f"<div class='verdict'>{html.escape(verdict)}</div>",
+        "<div class='figs'>" + "".join(figure_html(out / f"{f}.png") for f in ("fit", "effective_robustness")),
+        "</div>",
+        table_html(
+            top[list(REPORT_COLUMNS)],
+            "Every model, largest effective robustness (either sign) first; accuracies in %",
+            "models.csv",
+            decimals=_decimals(t),
+        ),
+        "<p class='meta'>Every number is in models.csv, the figures' CSV files and summary.json beside this page "
+        "(summary.md holds the block at the top); figures also as PDF. Made by holdout audit.</p>",
+    ]
+    (out / "report.html").write_text(page_html(title, parts))
+    (out / "summary.md").write_text(glance_markdown(title, meta, glance))
 
 
 def run_accuracy_table(args: argparse.Namespace) -> dict[str, object]:
@@ -98,5 +157,5 @@ def run_accuracy_table(args: argparse.Namespace) -> dict[str, object]:
     summary = write_table(audit, out, f"{Path(args.accuracies).name}: {new} vs {orig}", orig, new, **info)
     summary["new"] = {"verdict": table_verdict(audit)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    _report(out, f"holdout audit: {Path(args.accuracies).name}", summary, audit)
+    _report(out, Path(args.accuracies).name, list(args.columns), summary, audit, summary["new"]["verdict"])
     return summary

@@ -3,9 +3,16 @@
 The similarity figures (Mania et al. Fig. 1a, Fig. 4, covering numbers) are those of
 [`holdout.similarity.plots`][holdout.similarity.plots]; here are the accuracy chart, the new-vs-original figure in the
 style of Recht et al. Figure 2 (any test-set pair) and the testable-models chart.
+
+Sizing rules (every figure is shown at 100 CSS px per inch on the page and scaled down to a phone's
+width): at most ``WIDTH`` inches wide, no text below 8 pt; the accuracy chart has one row of
+``ROW_HEIGHT`` inches per model up to ``MAX_ROWS`` models, beyond which it draws the best and the
+worst ``MAX_ROWS // 2`` and says on the figure that the rest are in ``accuracy.csv``.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 import matplotlib
 
@@ -14,21 +21,54 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.transforms import blended_transform_factory
 
 from holdout.audit.core import BoundsLens
 from holdout.cifar10_1.plots import plot_new_vs_original
+from holdout.plotting import plain_log_axis
 
-__all__ = ["plot_accuracies", "plot_new_vs_original", "plot_testable_models"]
+__all__ = ["MAX_ROWS", "plot_accuracies", "plot_new_vs_original", "plot_testable_models"]
 
 POINTS = "tab:blue"
 LINE = "tab:red"
 
+#: the widest figure, in inches (5.6 in at 100 CSS px per inch fits a 1,400 px page twice over)
+WIDTH = 5.6
+#: the accuracy chart: inches per model row, most rows drawn, longest model label (characters)
+ROW_HEIGHT = 0.19
+MAX_ROWS = 60
+LABEL_CHARS = 38
 
-def plot_accuracies(acc: pd.DataFrame, title: str, max_models: int = 40) -> Figure:
-    """Accuracy of each model with its Clopper-Pearson interval, best first (at most ``max_models``)."""
-    shown = acc.head(max_models).iloc[::-1]
-    y = np.arange(len(shown))
-    fig, ax = plt.subplots(figsize=(5.6, 1.2 + 0.22 * len(shown)))
+
+def _label(name: str) -> str:
+    """A model name of at most ``LABEL_CHARS`` characters, shortened in the middle (names that share
+    a prefix keep their distinct ends)."""
+    name = str(name)
+    if len(name) <= LABEL_CHARS:
+        return name
+    tail = LABEL_CHARS // 3
+    return name[: LABEL_CHARS - tail - 1] + "…" + name[-tail:]
+
+
+def _rows(acc: pd.DataFrame, max_rows: int) -> tuple[pd.DataFrame, np.ndarray, int]:
+    """The rows drawn (best first), their y positions (top = best) and how many are left out: all
+    models up to ``max_rows``, else the best and the worst ``max_rows // 2`` with a gap between."""
+    k = len(acc)
+    if k <= max_rows:
+        return acc, np.arange(k - 1, -1, -1, dtype=float), 0
+    half = max_rows // 2
+    y = np.r_[np.arange(2 * half + 2, half + 2, -1), np.arange(half - 1, -1, -1)].astype(float)
+    return pd.concat([acc.head(half), acc.tail(half)]), y, k - 2 * half
+
+
+def plot_accuracies(
+    acc: pd.DataFrame, title: str, max_rows: int = MAX_ROWS, level: float = 0.95, csv: str = "accuracy.csv"
+) -> Figure:
+    """Accuracy of each model with its Clopper-Pearson interval, best at the top: one row per model
+    up to ``max_rows``, then the best and the worst ``max_rows // 2``, the rest said on the figure."""
+    shown, y, left_out = _rows(acc, max_rows)
+    height = 1.5 + ROW_HEIGHT * (len(shown) + (3 if left_out else 0))
+    fig, ax = plt.subplots(figsize=(WIDTH, height))
     ax.errorbar(
         shown["accuracy"],
         y,
@@ -39,30 +79,54 @@ def plot_accuracies(acc: pd.DataFrame, title: str, max_models: int = 40) -> Figu
         elinewidth=1,
         capsize=2,
     )
-    ax.set_yticks(y, shown["model"], fontsize=7 if len(shown) > 20 else 8)
-    ax.set_xlabel("Test accuracy (%), 95% Clopper-Pearson interval")
-    more = f" (best {max_models} of {len(acc)})" if len(acc) > max_models else ""
-    ax.set_title(title + more)
+    ax.set_yticks(y, [_label(m) for m in shown["model"]], fontsize=8)
+    ax.set_ylim(-0.8, y.max() + 0.8)
+    if left_out:
+        gap = (y[max_rows // 2 - 1] + y[max_rows // 2]) / 2
+        ax.axhline(gap, color="gray", lw=0.8, ls=":")
+        ax.text(
+            0.5,
+            gap,
+            f"{left_out:,} models between these rows not drawn\n(all {len(acc):,} in {csv})",
+            transform=blended_transform_factory(fig.transFigure, ax.transData),  # centred on the figure
+            ha="center",
+            va="center",
+            fontsize=8,
+            color="0.3",
+            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
+        )
+    ax.set_xlabel(f"Test accuracy (%), {100 * level:g}% Clopper-Pearson interval")
+    more = f" (best and worst {max_rows // 2} of {len(acc):,})" if left_out else ""
+    ax.set_title("\n".join(textwrap.wrap(title + more, 52)), fontsize=10)
     ax.grid(alpha=0.3, axis="x")
     fig.tight_layout()
     return fig
 
 
+def _count_text(value: int | None) -> str:
+    if value is None:
+        return "does not apply"
+    return f"{value:,}" if value < 1_000_000 else f"{float(value):.3g}"
+
+
 def plot_testable_models(tm: BoundsLens, models_used: int, title: str) -> Figure:
-    """Testable models under the union, similarity and naive-Bayes bounds (log scale) and the K used
-    (a bound that does not apply is drawn as 0)."""
+    """Testable models under the union, similarity and naive-Bayes bounds (log scale) against the K
+    used; a bound supporting 0 models or not applying is a stub at the bottom with its value written."""
     names = ["union (2)", "similarity (3)+(8)", "naive Bayes (A1)"]
-    values = np.array([tm.union_k, tm.similarity_k or 0, tm.naive_bayes_k or 0], dtype=float)
-    fig, ax = plt.subplots(figsize=(5.2, 3.4))
-    ax.bar(names, np.maximum(values, 0.5), color=[POINTS, "tab:green", "tab:purple"])
-    for i, v in enumerate(values):
-        ax.text(i, max(v, 0.5) * 1.3, f"{v:.3g}" if v >= 1e6 else f"{int(v):,}", ha="center", fontsize=8)
-    ax.axhline(models_used, color=LINE, ls="--", lw=1.2, label=f"models evaluated K = {models_used}")
+    raw = [tm.union_k, tm.similarity_k, tm.naive_bayes_k]
+    values = np.array([float(v or 0) for v in raw])
+    fig, ax = plt.subplots(figsize=(5.2, 3.6))
+    ax.bar(names, np.maximum(values, 0.6), color=[POINTS, "tab:green", "tab:purple"])
+    for i, v in enumerate(raw):
+        ax.text(i, max(values[i] * 1.3, 0.7), _count_text(v), ha="center", va="bottom", fontsize=9)
+    ax.axhline(models_used, color=LINE, ls="--", lw=1.2, label=f"models evaluated K = {models_used:,}")
     ax.set_yscale("log")
-    ax.set_ylim(0.5, max(values.max(), models_used) * 20)
-    ax.set_ylabel(f"Testable models at eps = {tm.eps:g}, delta = {tm.delta:g}")
-    ax.set_title(title)
-    ax.grid(alpha=0.3, axis="y", which="both")
+    top = max(values.max(), models_used) * 30
+    ax.set_ylim(0.6, top)
+    plain_log_axis(ax.yaxis, 0.6, top)
+    ax.set_ylabel(f"Testable models at eps = {tm.eps:g},\ndelta = {tm.delta:g}")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3, axis="y", which="major")
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     return fig

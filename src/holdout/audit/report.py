@@ -1,34 +1,24 @@
-"""``report.html``: one self-contained page (no scripts, no external files), every figure inline
-as a base64 PNG, a plain-language verdict per lens with the numbers behind it."""
+"""``report.html`` and ``summary.md``: one self-contained page (inline CSS and a few lines of inline
+JavaScript, every figure inline as a base64 PNG) that opens with one line per lens (its verdict's
+first sentence, labelled measured / theorem / heuristic, the headline numbers, a link to its
+section), then a section per lens with the verdict, the figures and sortable, filterable tables.
+The same first block is ``summary.md``, for pasting into a paper or an issue."""
 
 from __future__ import annotations
 
-import base64
 import html
 from pathlib import Path
 
 import pandas as pd
 
+from holdout.audit import page
 from holdout.audit.adaptive_lens import adaptive_report_table
+from holdout.audit.page import Glance
 from holdout.audit.result import AuditResult
 
-__all__ = ["render_report"]
+__all__ = ["glance_lines", "render_report", "render_summary_md"]
 
-STYLE = """
-body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:980px;margin:2em auto;
-padding:0 1em;color:#222;line-height:1.45}
-h1{font-size:1.6em;margin-bottom:.2em} h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
-.meta{color:#555} .verdict{background:#f3f6fa;border-left:4px solid #1f77b4;padding:.6em 1em;margin:.8em 0}
-.note{color:#8a5a00}
-.warn{color:#b00000;font-weight:bold;border:2px solid #b00000;padding:.5em 1em}
-img{max-width:100%;height:auto;display:block;margin:.6em 0}
-table{border-collapse:collapse;font-size:.85em;margin:.6em 0}
-td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
-th{background:#f4f4f4} td:first-child{text-align:left} .figs{display:flex;flex-wrap:wrap;gap:1em}
-.figs img{max-width:470px}
-"""
-
-#: section title, paper, figure names of each lens (report order)
+#: section id, title, paper, figure names of each lens (report order)
 SECTIONS = (
     ("accuracy", "Accuracy with exact intervals", "Recht et al. (2018), Sec. 3.2", ("accuracy",)),
     ("new", "A newer test set", "Recht et al. (2018), Table 1, Table 4, Eq. 3, Figure 2", ("new_vs_original",)),
@@ -59,74 +49,195 @@ SECTIONS = (
     ),
 )
 
+#: the short name and the kind of number of each lens in the at-a-glance block
+GLANCE = {
+    "accuracy": ("Accuracy", "measured"),
+    "new": ("Newer test set", "measured"),
+    "similarity": ("Similarity", "measured"),
+    "bounds": ("Models supported", "theorem"),
+    "rvw": ("Rip van Winkle's Razor", "theorem"),
+    "adversarial": ("Adversarial test", "measured"),
+    "adaptive": ("Adaptive analyst", "measured"),
+}
 
-def _img(path: Path) -> str:
-    data = base64.b64encode(path.read_bytes()).decode("ascii")
-    return f'<img alt="{html.escape(path.stem)}" src="data:image/png;base64,{data}">'
+
+def _pct(value: float, decimals: int) -> str:
+    return f"{value:.{decimals}f}%"
 
 
-def _table(df: pd.DataFrame, max_rows: int = 30) -> str:
-    shown = df.head(max_rows)
-    body = shown.to_html(index=False, float_format=lambda v: f"{v:.3f}", border=0, escape=True)
-    more = f"<p class='meta'>First {max_rows} of {len(df)} rows; all in the CSV.</p>" if len(df) > max_rows else ""
-    return body + more
+def _accuracy_numbers(result: AuditResult) -> str:
+    acc = result.accuracy
+    widths = acc["ci_high"] - acc["ci_low"]
+    d = page.percent_decimals(widths)
+    return (
+        f"K = {page.count(len(acc))} models, n = {page.count(acc['n'].iloc[0])}; interval widths "
+        f"{widths.min():.{d}f} to {widths.max():.{d}f} points (median {widths.median():.{d}f})."
+    )
+
+
+def _eps_text(value: object) -> str:
+    return "n/a (bound does not apply)" if value is None else f"{float(value):.2g}"
+
+
+def _k_text(value: object) -> str:
+    """A supported-model count of summary.json (None: the bound does not apply; huge: 1.2e+09 style)."""
+    if value is None:
+        return "n/a"
+    return page.count(value) if float(value) < 1e9 else f"{float(value):.2g}"
+
+
+def _bounds_numbers(s: dict) -> str:
+    rows = s.get("supported") or []
+    at = "; ".join(
+        f"{_k_text(r['union'])} / {_k_text(r['similarity'])} / {_k_text(r['naive_bayes'])} at eps = {r['eps']:g}"
+        for r in rows
+    )
+    k, by = page.count(s["models_used"]), s["covered_by"]
+    covered = (
+        f"none of the three bounds covers your {k} models" if by == "none" else f"the {by} bound covers your {k} models"
+    )
+    return f"At eps = {s['eps']:g}, {covered}." + (
+        f" Models supported (union / similarity / naive Bayes): {at}." if at else ""
+    )
+
+
+def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
+    """The headline numbers of one lens beside its first sentence (from the values of summary.json)."""
+    s = summary[lens]
+    if lens == "accuracy":
+        return _accuracy_numbers(result)
+    if lens == "new":
+        fit = s.get("fit")
+        slope = "" if not fit else f"; slope of new on original {fit['slope']:.2f} ± {fit['slope_se']:.2f}"
+        return f"Mean gap {s['mean_gap']:.2f} points{slope}."
+    if lens == "similarity":
+        d = result.similarity.difficulty["fraction_at_most"].to_numpy() if result.similarity else None
+        ends = (
+            ""
+            if d is None or len(d) < 2
+            else (f"; {100 * d[0]:.1f}% of the points right by all models, {100 * (1 - d[-2]):.1f}% wrong by all")
+        )
+        return (
+            f"{100 * s['fraction_above_independent']:.1f}% of the {page.count(s['num_pairs'])} pairs more similar "
+            f"than independent errors{ends}."
+        )
+    if lens == "bounds":
+        return _bounds_numbers(s)
+    if lens == "rvw":
+        return (
+            f"Population error at most {100 * s['bound']:.2f}% with probability {1 - s['delta']:g} "
+            f"({s['bits']} bits); the test set flatters it by at most {100 * s['overfit']:.2f} points."
+        )
+    if lens == "adversarial":
+        held = ", ".join(f"{a}: {k}" for a, k in s.get("rejected_holm", {}).items())
+        return f"Models rejected after Holm's correction, per AEG: {held}." if held else ""
+    if lens == "adaptive":
+        return f"Largest measured overfit {s['max_overfit']:.3f}."
+    return ""
+
+
+def glance_lines(result: AuditResult, summary: dict) -> list[Glance]:
+    """One [`Glance`][holdout.audit.page.Glance] per lens that ran, in report order."""
+    lines = []
+    for lens, *_ in SECTIONS:
+        if lens in summary and isinstance(summary[lens], dict) and "verdict" in summary[lens]:
+            title, label = GLANCE[lens]
+            sentence = page.first_sentence(str(summary[lens]["verdict"]))
+            lines.append(Glance(title, label, sentence, _numbers(lens, result, summary), lens))
+    return lines
+
+
+def _meta(result: AuditResult, summary: dict) -> str:
+    """The line under the title: K, n, the input by its file name (the path is in summary.json)."""
+    what = "correctness matrix" if result.notes and result.notes[0].startswith("Correctness matrix") else "predictions"
+    return (
+        f"{page.count(summary['num_models'])} models, n = {page.count(summary['n'])} test points, {what} "
+        f"{Path(result.source).name}; eps = {result.options.eps:g}, delta = {result.options.delta:g}."
+    )
+
+
+def _title(result: AuditResult) -> str:
+    return f"holdout audit: {result.test_set or Path(result.source).stem}"
+
+
+def _bounds_table(result: AuditResult) -> str:
+    t = result.bounds
+    ks = [t.union_k, t.similarity_k, t.naive_bayes_k]
+    no_bound = "n/a (bound does not apply: the models agree less than independent errors would)"
+    zero = "n/a (the union bound supports 0 models)"
+    gains = ["1"] + [no_bound if k is None else zero if t.union_k == 0 else f"{k / t.union_k:.3g}" for k in ks[1:]]
+    df = pd.DataFrame(
+        {
+            "bound": ["union (2)", "similarity (3)+(8)", "naive Bayes (A1)"],
+            "smallest eps for all K": [_eps_text(e) for e in (t.union_eps, t.similarity_eps, t.naive_bayes_eps)],
+            f"testable models at eps = {t.eps:g}": [no_bound if k is None else page.count(k) for k in ks],
+            "gain over union": gains,
+        }
+    )
+    return page.table_html(df, "The three bounds", "bounds.csv")
+
+
+def _percent_columns(df: pd.DataFrame, low: str, high: str, columns: tuple[str, ...]) -> dict[str, int]:
+    d = page.percent_decimals(df[high] - df[low])
+    return {c: d for c in columns if c in df.columns}
 
 
 def _lens_table(result: AuditResult, lens: str) -> str:
     if lens == "accuracy":
-        return _table(result.accuracy[["model", "rank", "correct", "n", "accuracy", "ci_low", "ci_high"]])
+        acc = result.accuracy[["model", "rank", "correct", "n", "accuracy", "ci_low", "ci_high"]]
+        dec = _percent_columns(acc, "ci_low", "ci_high", ("accuracy", "ci_low", "ci_high"))
+        return page.table_html(acc, "Accuracy (%) per model, best first", "accuracy.csv", decimals=dec)
     if lens == "new" and result.new is not None:
+        t = result.new.table
         cols = ["model", "orig_accuracy", "new_accuracy", "gap", "delta_rank", "error_ratio"]
-        return _table(result.new.table[cols])
+        dec = _percent_columns(t, "new_ci_low", "new_ci_high", ("orig_accuracy", "new_accuracy", "gap"))
+        na = {"error_ratio": "n/a (no errors on the original test set)"}
+        return page.table_html(t[cols], "Per model", "new_test_set.csv", decimals=dec, na=na)
     if lens == "bounds" and result.bounds is not None:
-        t = result.bounds
-        ks = [t.union_k, t.similarity_k, t.naive_bayes_k]
-        return _table(
-            pd.DataFrame(
-                {
-                    "bound": ["union (2)", "similarity (3)+(8)", "naive Bayes (A1)"],
-                    "testable models": ["does not apply" if k is None else f"{k:,}" for k in ks],
-                    "gain over union": ["1", f"{t.similarity_gain:.3g}", f"{t.naive_bayes_gain:.3g}"],
-                }
-            )
-        )
+        return _bounds_table(result)
     if lens == "adversarial" and result.adversarial is not None:
         cols = ["model", "aeg", "m", "R_S", "R_g", "T", "p_value"]
-        return _table(result.adversarial.pairwise[cols]) + _table(result.adversarial.n_model)
+        return page.table_html(
+            result.adversarial.pairwise[cols], "Pairwise tests", "adversarial_pvalues.csv"
+        ) + page.table_html(result.adversarial.n_model, "N-model test", "adversarial_n_model.csv")
     if lens == "adaptive" and result.adaptive is not None:
-        return _table(adaptive_report_table(result.adaptive))
+        na = {c: "n/a (no such bound for this mechanism)" for c in ("bound_theorem", "bound_if_covering")}
+        return page.table_html(
+            adaptive_report_table(result.adaptive), "Each attack at its largest k", "adaptive/table.csv", na=na
+        )
     return ""
+
+
+def _section(result: AuditResult, summary: dict, figures: dict[str, Path], lens: str) -> list[str]:
+    _, title, paper, names = next(s for s in SECTIONS if s[0] == lens)
+    parts = [f"<h2 id='{lens}'>{html.escape(title)}</h2><p class='meta'>{html.escape(paper)}</p>"]
+    parts.append(f"<div class='verdict'>{html.escape(str(summary[lens]['verdict']))}</div>")
+    figs = [page.figure_html(figures[n]) for n in names if n in figures]
+    if figs:
+        parts.append("<div class='figs'>" + "".join(figs) + "</div>")
+    parts.append(_lens_table(result, lens))
+    return parts
 
 
 def render_report(result: AuditResult, summary: dict, figures: dict[str, Path]) -> str:
     """The HTML page of one audit (``summary`` from
     [`holdout.audit.run.summary_dict`][holdout.audit.run.summary_dict])."""
-    parts = [
-        f"<h1>holdout audit: {html.escape(result.test_set or result.source)}</h1>",
-        (
-            f"<p class='meta'>{summary['num_models']} models, n = {summary['n']:,} test points, "
-            f"predictions {html.escape(result.source)}; eps = {result.options.eps:g}, "
-            f"delta = {result.options.delta:g}.</p>"
-        ),
-    ]
+    parts = [f"<h1>{html.escape(_title(result))}</h1>", f"<p class='meta'>{html.escape(_meta(result, summary))}</p>"]
     parts += [f"<p class='warn'>Warning: {html.escape(w)}</p>" for w in result.warnings]
+    parts.append(page.glance_html(glance_lines(result, summary)))
     parts += [f"<p class='meta'>{html.escape(t)}</p>" for t in result.inputs]
-    for lens, title, paper, names in SECTIONS:
-        if lens not in summary:
-            continue
-        parts.append(f"<h2>{html.escape(title)}</h2><p class='meta'>{html.escape(paper)}</p>")
-        parts.append(f"<div class='verdict'>{html.escape(str(summary[lens]['verdict']))}</div>")
-        imgs = [_img(figures[n]) for n in names if n in figures]
-        if imgs:
-            parts.append("<div class='figs'>" + "".join(imgs) + "</div>")
-        parts.append(_lens_table(result, lens))
-    for note in result.notes:
-        parts.append(f"<p class='note'>{html.escape(note)}</p>")
+    for lens, *_ in SECTIONS:
+        if lens in summary:
+            parts += _section(result, summary, figures, lens)
+    parts += [f"<p class='note'>{html.escape(note)}</p>" for note in result.notes]
     parts.append(
-        "<p class='meta'>Every number is in the CSV files and summary.json beside this page; "
-        "figures also as PDF. Made by holdout audit.</p>"
+        "<p class='meta'>Every number is in the CSV files and summary.json beside this page (summary.md holds "
+        "the block at the top); figures also as PDF. Made by holdout audit.</p>"
     )
-    return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>holdout audit</title>"
-        f"<style>{STYLE}</style></head><body>" + "\n".join(parts) + "</body></html>\n"
-    )
+    return page.page_html(_title(result), parts)
+
+
+def render_summary_md(result: AuditResult, summary: dict) -> str:
+    """``summary.md``: the at-a-glance block of the report as Markdown."""
+    notes = [f"Warning: {w}" for w in result.warnings] + list(result.notes)
+    return page.glance_markdown(_title(result), _meta(result, summary), glance_lines(result, summary), notes)

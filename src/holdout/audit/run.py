@@ -2,8 +2,8 @@
 
 [`run_audit`][holdout.audit.run.run_audit] is pure (predictions in, [`AuditResult`][holdout.audit.run.AuditResult] out);
 [`write_audit`][holdout.audit.run.write_audit] writes
-CSVs of every number, PNG/PDF figures (with the CSV of their plotted values), ``summary.json``
-and the self-contained ``report.html`` into one folder.
+CSVs of every number, PNG/PDF figures (with the CSV of their plotted values), ``summary.json``,
+the self-contained ``report.html`` and its first block as ``summary.md`` into one folder.
 """
 
 from __future__ import annotations
@@ -218,7 +218,8 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
     label = result.test_set or Path(result.source).stem
     acc = result.accuracy
     figs["accuracy"] = out / "accuracy.png"
-    save_figure(plots.plot_accuracies(acc, f"{label}: test accuracy"), figs["accuracy"], data=acc)
+    fig = plots.plot_accuracies(acc, f"{label}: test accuracy", level=1 - result.options.alpha)
+    save_figure(fig, figs["accuracy"], data=acc)
     if result.new is not None:
         t = result.new.table
         figs["new_vs_original"] = out / "new_vs_original.png"
@@ -242,6 +243,7 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
                 f"{label}: difficulty",
                 marks=sorted({0, k - 1}),
                 n=int(acc["n"].iloc[0]),
+                unit="test points",
             ),
             figs["difficulty"],
             data=s.difficulty,
@@ -303,7 +305,7 @@ def write_audit(
 
 
 def _write_all(result: AuditResult, out: Path) -> dict[str, object]:
-    from holdout.audit.report import render_report
+    from holdout.audit.report import render_report, render_summary_md
 
     summary = summary_dict(result)
     if result.new is not None:
@@ -320,4 +322,5 @@ def _write_all(result: AuditResult, out: Path) -> dict[str, object]:
     figures = _write_figures(result, out)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (out / "report.html").write_text(render_report(result, summary, figures))
+    (out / "summary.md").write_text(render_summary_md(result, summary))
     return summary

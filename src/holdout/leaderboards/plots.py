@@ -37,7 +37,7 @@ def plot_fits(audit: AccuracyTableAudit, title: str, xlabel: str, ylabel: str) -
         ms=2 if many else 4,
         alpha=0.5 if many else 0.9,
         color="tab:blue",
-        label=f"{len(t)} models" + ("" if many else f" ({100 * (1 - audit.alpha):.0f}% CP)"),
+        label=f"{len(t):,} models" + ("" if many else f" ({100 * (1 - audit.alpha):.0f}% CP)"),
     )
     lin, pro = audit.linear, audit.probit
     ax.plot(b["x"], b["linear_fit"], color="k", lw=1, label=f"linear fit: {lin.slope:.2f} x {lin.intercept:+.1f}")
@@ -49,7 +49,7 @@ def plot_fits(audit: AccuracyTableAudit, title: str, xlabel: str, ylabel: str) -
     ax.plot([0, 100], [0, 100], color="grey", ls="--", lw=0.8, label="y = x")
     lo = max(0.0, min(t["orig_accuracy"].min(), t["new_accuracy"].min()) - 3)
     ax.set(xlim=(lo, 100), ylim=(lo, 100), xlabel=xlabel, ylabel=ylabel, title=title)
-    ax.legend(loc="upper left", fontsize=7, frameon=False)
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
     return fig
 
 
@@ -57,7 +57,7 @@ def plot_effective_robustness(audit: AccuracyTableAudit, title: str, xlabel: str
     """Effective robustness (percentage points) against original accuracy, intervals, Holm marks."""
     t = audit.models
     sig = t["er_significant"].to_numpy(bool)
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(5.6, 4))
     for mask, color, label in ((~sig, "tab:grey", "not significant"), (sig, "tab:red", "significant (Holm)")):
         part = t[mask]
         ax.errorbar(
@@ -69,11 +69,11 @@ def plot_effective_robustness(audit: AccuracyTableAudit, title: str, xlabel: str
             lw=0.5,
             alpha=0.6,
             color=color,
-            label=f"{label}: {int(mask.sum())}",
+            label=f"{label}: {int(mask.sum()):,}",
         )
     ax.axhline(0, color="k", lw=0.8)
     ax.set(xlabel=xlabel, ylabel="effective robustness (pp, to the probit fit)", title=title)
-    ax.legend(loc="best", fontsize=7, frameon=False)
+    ax.legend(loc="best", fontsize=8, frameon=False)
     return fig
 
 
@@ -114,5 +114,5 @@ def plot_contamination(result: Contamination, title: str) -> Figure:
         ylabel=f"accuracy on the {result.n_new} items from {result.split} on (%)",
         title=title,
     )
-    ax.legend(loc="upper left", fontsize=7, frameon=False)
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
     return fig

@@ -17,6 +17,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from holdout.plotting import integer_ticks, plain_log_axis  # noqa: E402
+
 __all__ = [
     "plot_covering_numbers",
     "plot_difficulty",
@@ -63,6 +65,7 @@ def plot_pair_similarities(similarity: np.ndarray, independent: np.ndarray, titl
     lo = min(s.min(), b.min())
     ax.set_ylim(max(0.0, np.floor(lo * 20) / 20 - 0.02), 1.0)
     ax.set_xlim(0, s.size + 1)
+    integer_ticks(ax.xaxis)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", markerscale=3 if size < 6 else 1.5, frameon=True)
     fig.tight_layout()
@@ -98,11 +101,16 @@ def plot_similarity_scatter(similarity: np.ndarray, independent: np.ndarray, tit
 
 
 def plot_difficulty(
-    fraction_at_most: np.ndarray, title: str, marks: Sequence[int] = (), n: int | None = None
+    fraction_at_most: np.ndarray,
+    title: str,
+    marks: Sequence[int] = (),
+    n: int | None = None,
+    unit: str = "images",
 ) -> Figure:
     """Mania et al. Fig. 4: fraction of test points misclassified by at most m of the K models.
 
-    ``fraction_at_most`` has K + 1 entries (m = 0..K); ``marks`` are values of m to annotate.
+    ``fraction_at_most`` has K + 1 entries (m = 0..K); ``marks`` are values of m to annotate;
+    ``unit`` names the test points on the y axis ("the 10,000 images").
     """
     f = np.asarray(fraction_at_most, dtype=float)
     k = f.size - 1
@@ -115,17 +123,22 @@ def plot_difficulty(
             if mark == k - 1 and k > 1:
                 text += f"\n({100 * (1 - f[mark]):.1f}% misclassified by all {k})"
             right = mark < 0.6 * k  # text to the right of early marks, to the left of late ones
+            low = f[mark] < 0.5  # above low points, below high ones: always inside the axes
             ax.annotate(
                 text,
                 xy=(mark, 100 * f[mark]),
-                xytext=(mark + 0.12 * k if right else mark - 0.55 * k, 100 * f[mark] - (12 if right else 45)),
+                xytext=(25 if right else -25, 30 if low else -35),
+                textcoords="offset points",
+                ha="left" if right else "right",
+                va="bottom" if low else "top",
                 arrowprops={"arrowstyle": "->", "lw": 0.8},
                 fontsize=8,
             )
     ax.set_xlabel(f"Number of models m (of K = {k})")
-    what = "images" if n is None else f"the {n:,} images"
+    what = unit if n is None else f"the {n:,} {unit}"
     ax.set_ylabel(f"% of {what} misclassified\nby at most m models")
     ax.set_xlim(-0.5, k + 0.5)
+    integer_ticks(ax.xaxis)
     ax.set_ylim(0, 101)
     ax.set_title(title)
     ax.grid(alpha=0.3)
@@ -145,6 +158,7 @@ def plot_covering_numbers(etas: np.ndarray, covering: np.ndarray, num_models: in
     ax.set_ylabel(r"Covering number $N_\eta$")
     ax.set_xlim(etas.min(), etas.max())
     ax.set_ylim(0.8, num_models * 1.6)
+    plain_log_axis(ax.yaxis, 0.8, num_models * 1.6)
     ax.set_title(title)
     ax.grid(alpha=0.3, which="both")
     ax.legend(loc="upper left")
