@@ -44,6 +44,12 @@ FORMATS: dict[str, Callable[[object], str]] = {
     "int": lambda x: f"{round(float(x)):,}",  # 1,726
     "f1": lambda x: f"{float(x):.1f}",
     "f2": lambda x: f"{float(x):.2f}",
+    "f3": lambda x: f"{float(x):.3f}",
+    "signed3": lambda x: f"{float(x):+.3f}",
+    "pct0": lambda x: f"{100 * float(x):.0f}%",  # a fraction as a whole percent
+    # an adaptive headline row (results_numbers.py): mean ± sd of the overfit over splits, (largest)
+    "overfit": lambda d: f"{d['overfit_mean']:.3f} ± {d['overfit_sd']:.3f}",
+    "overfitmax": lambda d: f"{d['overfit_mean']:.3f} ± {d['overfit_sd']:.3f} ({d['overfit_max']:.3f})",
     "minsec": _minsec,  # 573.2 -> 9 min 33 s
     "rules": lambda d: ", ".join(f"{k} {round(float(v))}" for k, v in d.items()),  # {rule: CPU-s}
 }

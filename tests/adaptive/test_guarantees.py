@@ -88,6 +88,12 @@ def test_audit_verdict_says_theorem_and_if_not_holds_everywhere(table):
     assert "is a theorem, not a measurement" in text and "if the covering condition held" in text
     assert "Blum & Hardt's setting" in text and "exposed by design" in text
     assert "(boosting, k = 1000)" in text  # the headline is the attack on the audited predictions
+    # the submission's own scores beside the base's: the size of the bias, not an inflated best
+    assert "on the leaderboard half" in text and "your most accurate model" in text
+    assert "not an inflated best score" in text
+    # Thresholdout: no budget, no theorem; its share of answers from S_h and what it would report
+    assert "no theorem covers it" in text and "of the queries from S_h" in text and "would report" in text
+    assert "a measurement" in text  # the Ladder's reduction is measured, not guaranteed
 
 
 def test_run_script_is_thin():

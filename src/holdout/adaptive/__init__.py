@@ -11,7 +11,7 @@ Leaderboard mechanisms ([`holdout.adaptive.mechanisms`][holdout.adaptive.mechani
 Attacks ([`holdout.adaptive.attacks`][holdout.adaptive.attacks]): boosting (Blum & Hardt 2015, Sec. 5; on the real
 predictions and in their own setting of random labels), selective ensembling (Mania et al. 2019,
 Sec. 1) and greedy best-of-k selection, run by [`run_study`][holdout.adaptive.run_study]. Each mechanism's overfit is
-measured where its guarantee lives (the attack half, or Thresholdout's holdout).
+measured where its guarantee would live (the attack half, or Thresholdout's holdout).
 
 Bounds ([`holdout.adaptive.bounds`][holdout.adaptive.bounds])
 ---------------------------------------

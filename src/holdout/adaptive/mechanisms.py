@@ -25,11 +25,15 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
+    "ThresholdoutAnswers",
     "ThresholdoutParams",
+    "free_ladder_accepts",
     "ladder",
+    "ladder_from_losses",
     "ladder_parameter_free",
     "round_to_step",
     "thresholdout",
+    "thresholdout_from_accuracies",
     "thresholdout_published",
     "trivial",
 ]
@@ -59,12 +63,20 @@ def ladder(correct: np.ndarray, step: float) -> np.ndarray:
     R_t = R_{t-1}. The analyst sees 1 - R_t (an accuracy): the best score so far, moved only
     when a submission beats it by more than eta.
     """
+    return ladder_from_losses(1.0 - trivial(correct), step)
+
+
+def ladder_from_losses(losses: np.ndarray, step: float) -> np.ndarray:
+    """The Ladder (Blum & Hardt 2015, Algorithm 1) on the submissions' empirical losses R_S(f_t).
+
+    The same answers as [`ladder`][holdout.adaptive.mechanisms.ladder] given the losses: the
+    analyst's score after a further submission f is ``ladder_from_losses(append(losses, R_S(f)))[-1]``.
+    """
     if not step > 0:
         raise ValueError(f"Ladder step size must be > 0, got {step}")
-    losses = 1.0 - trivial(correct)
-    answers = np.empty_like(losses)
+    answers = np.empty(np.shape(losses))
     best = math.inf
-    for t, loss in enumerate(losses):
+    for t, loss in enumerate(np.asarray(losses, dtype=np.float64)):
         if loss < best - step:
             best = round_to_step(float(loss), step)
         answers[t] = 1.0 - best
@@ -95,6 +107,18 @@ def ladder_parameter_free(correct: np.ndarray) -> np.ndarray:
             dots = loss @ loss[t]  # the new leader's overlap with every query, once per change
         answers[t] = 1.0 - best
     return answers
+
+
+def free_ladder_accepts(leader_correct: np.ndarray, correct: np.ndarray) -> bool:
+    """Whether the parameter-free Ladder replaces its leader by a submission (one step of
+    [`ladder_parameter_free`][holdout.adaptive.mechanisms.ladder_parameter_free]): the submission's
+    0/1 loss is below the leader's by more than s / sqrt(n), s the sample standard deviation of the
+    paired loss differences (Blum & Hardt 2015; ``Ladder.jl`` ``FreeLadder``)."""
+    lead = (~np.asarray(leader_correct, dtype=bool)).astype(np.float64)
+    loss = (~np.asarray(correct, dtype=bool)).astype(np.float64)
+    n = loss.size
+    s = float(np.std(loss - lead, ddof=1)) if n > 1 else 0.0
+    return bool(loss.sum() / n < lead.sum() / n - s / math.sqrt(n))
 
 
 @dataclass(frozen=True)
@@ -130,6 +154,14 @@ def _laplace(rng: np.random.Generator, scale: float) -> float:
     return float(rng.laplace(0.0, scale)) if scale > 0 else 0.0
 
 
+@dataclass(frozen=True)
+class ThresholdoutAnswers:
+    """Thresholdout's answers and, per query, whether it answered from the holdout S_h (E_h + noise)."""
+
+    answers: np.ndarray
+    from_holdout: np.ndarray
+
+
 def thresholdout(
     correct_train: np.ndarray, correct_holdout: np.ndarray, params: ThresholdoutParams, rng: np.random.Generator
 ) -> np.ndarray:
@@ -141,9 +173,18 @@ def thresholdout(
     otherwise answer E_t[phi]. With sigma = 0 it answers E_t when |E_h - E_t| <= T, else E_h.
     """
     acc_t, acc_h = trivial(correct_train), trivial(correct_holdout)
+    return thresholdout_from_accuracies(acc_t, acc_h, params, rng).answers
+
+
+def thresholdout_from_accuracies(
+    acc_train: np.ndarray, acc_holdout: np.ndarray, params: ThresholdoutParams, rng: np.random.Generator
+) -> ThresholdoutAnswers:
+    """[`thresholdout`][holdout.adaptive.mechanisms.thresholdout] given each query's accuracies E_t on
+    the training half and E_h on the holdout, with the queries it answered from the holdout."""
+    acc_t, acc_h = np.asarray(acc_train, dtype=np.float64), np.asarray(acc_holdout, dtype=np.float64)
     if acc_t.shape != acc_h.shape:
         raise ValueError(f"train and holdout hold {acc_t.size} and {acc_h.size} queries")
-    answers = np.full(acc_t.shape, np.nan)
+    answers, from_holdout = np.full(acc_t.shape, np.nan), np.zeros(acc_t.shape, dtype=bool)
     budget = params.budget
     t_hat = params.threshold + _laplace(rng, 2 * params.sigma)
     for i, (e_t, e_h) in enumerate(zip(acc_t, acc_h, strict=True)):
@@ -151,9 +192,9 @@ def thresholdout(
             break
         eta = _laplace(rng, 4 * params.sigma)
         if abs(e_h - e_t) > t_hat + eta:
-            answers[i] = e_h + _laplace(rng, params.sigma)
+            answers[i], from_holdout[i] = e_h + _laplace(rng, params.sigma), True
             budget = None if budget is None else budget - 1
             t_hat = params.threshold + _laplace(rng, 2 * params.sigma)
         else:
             answers[i] = e_t
-    return answers
+    return ThresholdoutAnswers(answers, from_holdout)

@@ -24,7 +24,11 @@ TABLE_COLUMNS = (
     "overfit_sd",
     "overfit_max",
     "overfit_train_mean",
+    "acc_attack",
     "acc_heldout",
+    "base_acc_attack",
+    "reported_minus_heldout_mean",
+    "frac_from_holdout",
     "similarity",
     "sqrt_k_over_n",
     "bound_theorem",
@@ -32,14 +36,20 @@ TABLE_COLUMNS = (
 )
 
 _NOTES = (
-    "overfit = accuracy of the submitted classifier where the mechanism's guarantee lives (guarded_on: the "
+    "overfit = accuracy of the submitted classifier where the mechanism's guarantee would live (guarded_on: the "
     "attack half A, or Thresholdout's holdout S_h) minus its accuracy on the held-out half H, over splits; "
     "overfit_train_mean: on Thresholdout's training half S_t, the analyst's data, exposed by design.",
     "trivial_half: the trivial mechanism over S_h alone (a holdout of Thresholdout's size), measured on S_h.",
     "boosting_random: Blum & Hardt's setting (random binary labels, random base); boosting: the real predictions.",
+    "acc_attack / acc_heldout: the submitted classifier's accuracy on A (the leaderboard) and on H; base_acc_attack: "
+    "query 0's on A (boosting: the base, the most accurate model; ensemble: the vote of every model; selection: the "
+    "first model drawn). reported_minus_heldout_mean: the score the mechanism would report for the submission "
+    "(asked as one more query) minus its accuracy on H. frac_from_holdout: Thresholdout's share of answers from S_h.",
     "bound_theorem: Mania et al. Corollary 4 (eq. 7) at alpha = 0, a theorem (fails w.p. at most delta); "
     "bound_if_covering: the smallest over alpha, valid only if the covering condition holds at the queries' "
-    "measured similarity (a heuristic). Both at n = n_guarded, submission as query k+1, plus H's Hoeffding term.",
+    "measured similarity (a heuristic). Both at n = n_guarded, submission as query k+1, plus H's Hoeffding term; "
+    "strictly the corollary is for the trivial mechanism (its n + 1 possible answers): on the Ladder and "
+    "Thresholdout rows the bound is drawn for comparison only.",
 )
 
 
@@ -55,8 +65,11 @@ def headline(table: pd.DataFrame) -> list[dict[str, object]]:
     """Every attack x mechanism at the attack's largest k (the study page's table)."""
     last = table.loc[table.groupby(["attack", "mechanism"], sort=False)["k"].idxmax()]
     cols = ["attack", "mechanism", "k", "guarded_on", "n_guarded", "overfit_mean", "overfit_sd", "overfit_max"]
-    cols += ["overfit_attack_mean", "overfit_train_mean", "bound_theorem", "bound_if_covering"]
-    return last[cols].to_dict(orient="records")
+    cols += ["overfit_attack_mean", "overfit_train_mean", "acc_attack", "acc_heldout", "base_acc_attack"]
+    cols += ["base_acc_heldout", "reported_minus_heldout_mean", "frac_from_holdout", "bound_theorem"]
+    cols += ["bound_if_covering"]
+    rows = last[cols].astype(object)
+    return rows.where(rows.notna(), None).to_dict(orient="records")  # nan (no Thresholdout share): null
 
 
 def study_summary(preds: Predictions, params: StudyParams, table: pd.DataFrame) -> dict[str, object]:

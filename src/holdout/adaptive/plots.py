@@ -25,7 +25,7 @@ _LABELS = {
 
 
 def _panel(ax, part: pd.DataFrame) -> None:
-    """One attack: a line per mechanism (overfit where its guarantee lives), Thresholdout's exposed
+    """One attack: a line per mechanism (overfit where its guarantee would live), Thresholdout's exposed
     half S_t faint, and the two Sec. 4 bounds at n = |A|."""
     for mech, rows in part.groupby("mechanism", sort=False):
         ax.plot(rows["k"], rows["overfit_mean"], marker="o", ms=3, label=_LABELS.get(str(mech), str(mech)))
@@ -50,7 +50,7 @@ def y_top(summary: pd.DataFrame) -> float:
 
 
 def overfit_figure(summary: pd.DataFrame, label: str) -> tuple[Figure, pd.DataFrame]:
-    """Mean overfit +- 1 sd over splits per mechanism, measured where its guarantee lives, with
+    """Mean overfit +- 1 sd over splits per mechanism, measured where its guarantee would live, with
     sqrt(k/n) and Mania et al.'s Sec. 4 bound (alpha = 0: theorem; alpha > 0: if the covering
     condition holds), log x. Returns the figure and the plotted values (the summary rows)."""
     names = list(dict.fromkeys(summary["attack"]))

@@ -1,6 +1,6 @@
 """The adaptive-analyst study on one test set: splits, attacks x mechanisms, overfit vs k, beside the bounds.
 
-Each mechanism's overfit is measured where its guarantee lives: on the attack half A for the
+Each mechanism's overfit is measured where its guarantee would live: on the attack half A for the
 leaderboard mechanisms (trivial, the Ladders), on Thresholdout's holdout S_h for Thresholdout (its
 training half S_t is the analyst's data, exposed by design; its overfit is reported beside, labelled
 so) and for ``trivial_half``, the trivial mechanism over S_h alone (a holdout of the same size).
@@ -22,7 +22,20 @@ from holdout.adaptive.bounds import overfit_bound, section4_bound, sqrt_k_over_n
 from holdout.predictions import Predictions
 from holdout.similarity import pairwise_similarity, upper_pairs
 
-__all__ = ["ATTACKS", "GUARDED_ON", "MECHANISMS", "StudyParams", "Split", "run_study", "seeded_split", "summarize"]
+__all__ = [
+    "ATTACKS",
+    "GUARDED_ON",
+    "MECHANISMS",
+    "StudyParams",
+    "QueryAccuracies",
+    "Split",
+    "keep_rule",
+    "query_accuracies",
+    "reported_scores",
+    "run_study",
+    "seeded_split",
+    "summarize",
+]
 
 ATTACKS = ("boosting", "boosting_random", "ensemble", "selection")
 MECHANISMS = ("trivial", "ladder", "ladder_free", "thresholdout", "trivial_half")
@@ -75,26 +88,104 @@ def seeded_split(n: int, rng: np.random.Generator) -> Split:
     return Split(attack, heldout, np.sort(attack[inner[:half]]), np.sort(attack[inner[half:]]))
 
 
-def _answers(mechanism: str, correct: np.ndarray, split: Split, p: StudyParams, rng: np.random.Generator) -> np.ndarray:
+def _thresholdout_params(split: Split, p: StudyParams) -> mechanisms.ThresholdoutParams:
+    params = mechanisms.thresholdout_published(split.to_holdout.size, p.threshold_sqrt_n, p.sigma_sqrt_n)
+    return mechanisms.ThresholdoutParams(params.threshold, params.sigma, p.budget)
+
+
+@dataclass(frozen=True)
+class QueryAccuracies:
+    """The queries' correctness (k x n, the whole set) and their accuracies on A, S_t and S_h (once per attack)."""
+
+    correct: np.ndarray
+    attack: np.ndarray
+    train: np.ndarray
+    holdout: np.ndarray
+
+
+def query_accuracies(correct: np.ndarray, split: Split) -> QueryAccuracies:
+    """Accuracies of every query on A, S_t and S_h (A's from S_t's and S_h's counts: A = S_t + S_h)."""
+    on_t = correct[:, split.to_train].sum(axis=1, dtype=np.float64)
+    on_h = correct[:, split.to_holdout].sum(axis=1, dtype=np.float64)
+    n_t, n_h = split.to_train.size, split.to_holdout.size
+    return QueryAccuracies(correct, (on_t + on_h) / (n_t + n_h), on_t / n_t, on_h / n_h)
+
+
+def _answers(
+    mechanism: str, q: QueryAccuracies, split: Split, p: StudyParams, seed: list[int]
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The mechanism's answers to the k queries, and (Thresholdout only) which it took from S_h."""
     if mechanism == "trivial":
-        return mechanisms.trivial(correct[:, split.attack])
+        return q.attack, None
     if mechanism == "ladder":
-        return mechanisms.ladder(correct[:, split.attack], p.ladder_step)
+        return mechanisms.ladder_from_losses(1.0 - q.attack, p.ladder_step), None
     if mechanism == "ladder_free":
-        return mechanisms.ladder_parameter_free(correct[:, split.attack])
+        return mechanisms.ladder_parameter_free(q.correct[:, split.attack]), None
     if mechanism == "trivial_half":
-        return mechanisms.trivial(correct[:, split.to_holdout])
+        return q.holdout, None
     if mechanism == "thresholdout":
-        params = mechanisms.thresholdout_published(split.to_holdout.size, p.threshold_sqrt_n, p.sigma_sqrt_n)
-        params = mechanisms.ThresholdoutParams(params.threshold, params.sigma, p.budget)
-        return mechanisms.thresholdout(correct[:, split.to_train], correct[:, split.to_holdout], params, rng)
+        rng = np.random.default_rng(seed)
+        out = mechanisms.thresholdout_from_accuracies(q.train, q.holdout, _thresholdout_params(split, p), rng)
+        return out.answers, out.from_holdout
     raise ValueError(f"unknown mechanism {mechanism!r} (one of {', '.join(MECHANISMS)})")
 
 
-def _rule(mechanism: str, attack: str) -> attacks.Rule:
+def reported_scores(
+    mech: str,
+    q: QueryAccuracies,
+    answers: np.ndarray,
+    sub: np.ndarray,
+    ks: np.ndarray,
+    split: Split,
+    p: StudyParams,
+    seed: list[int],
+) -> np.ndarray:
+    """The score mechanism ``mech`` would report for each submission ``sub[g]``, asked as query k + 1
+    after the first k = ``ks[g]`` queries (``q``: the queries, ``answers``: the mechanism's answers to
+    them, ``seed``: its noise seed).
+
+    trivial (trivial_half): its accuracy on A (S_h); the Ladders: the leaderboard's score after it (its own
+    score if it moves the leaderboard, else the standing best); Thresholdout: its answer, the mechanism
+    continued from the same state (same noise draws for the first k queries).
+    """
+    on_a = sub[:, split.attack]
+    if mech in ("trivial", "trivial_half"):
+        return (on_a if mech == "trivial" else sub[:, split.to_holdout]).mean(axis=1)
+    out = np.empty(len(ks))
+    if mech == "ladder":
+        for g, k in enumerate(ks):
+            losses = np.append(1.0 - q.attack[:k], 1.0 - on_a[g].mean())
+            out[g] = mechanisms.ladder_from_losses(losses, p.ladder_step)[-1]
+    elif mech == "ladder_free":
+        for g, k in enumerate(ks):
+            moved = np.flatnonzero(np.diff(answers[:k]) != 0)  # the leader changes exactly when the answer does
+            leader = int(moved[-1]) + 1 if moved.size else 0
+            accepts = mechanisms.free_ladder_accepts(q.correct[leader, split.attack], on_a[g])
+            out[g] = on_a[g].mean() if accepts else answers[k - 1]
+    elif mech == "thresholdout":
+        sub_t, sub_h = sub[:, split.to_train].mean(axis=1), sub[:, split.to_holdout].mean(axis=1)
+        params = _thresholdout_params(split, p)
+        for g, k in enumerate(ks):
+            more_t, more_h = np.append(q.train[:k], sub_t[g]), np.append(q.holdout[:k], sub_h[g])
+            answered = mechanisms.thresholdout_from_accuracies(more_t, more_h, params, np.random.default_rng(seed))
+            out[g] = answered.answers[-1]
+    else:
+        raise ValueError(f"unknown mechanism {mech!r} (one of {', '.join(MECHANISMS)})")
+    return out
+
+
+def keep_rule(mechanism: str, attack: str) -> attacks.Rule:
+    """Which answers the analyst counts as better ([`kept_queries`][holdout.adaptive.attacks.kept_queries]).
+
+    Against a Ladder: the queries that moved the leaderboard (Blum & Hardt's ``attacks.jl``). The
+    boosting attack in both settings: above the midpoint of answers 0 and 1, the expected score of a
+    random half-flip; in Blum & Hardt's setting (C = 2, query 1 = every label flipped) answers 0 and
+    1 sum to 1 on any data, so the midpoint is exactly their threshold 1/2 ("loss <= 1/2"). Selective
+    ensembling: above query 0, the vote of every model.
+    """
     if mechanism.startswith("ladder"):
         return "improved"
-    return "above_midpoint" if attack == "boosting" else "above_base"
+    return "above_midpoint" if attack.startswith("boosting") else "above_base"
 
 
 @dataclass(frozen=True)
@@ -192,11 +283,13 @@ def _query_similarity(correct: np.ndarray, heldout: np.ndarray, max_queries: int
     return float(upper_pairs(pairwise_similarity(errors)).mean())
 
 
-def _rows(name: str, mech: str, s: int, ks: tuple[int, ...], sub: np.ndarray, split: Split, eta: float) -> list[dict]:
-    """One row per k: the submission's accuracy on A, H, S_t, S_h, and its overfits against H."""
+def _rows(name: str, mech: str, s: int, ks: tuple[int, ...], sub: np.ndarray, split: Split, extra: dict) -> list[dict]:
+    """One row per k: the submission's accuracy on A, H, S_t, S_h, its overfits against H, and ``extra``
+    (per-k arrays or scalars: query 0's accuracies, the reported score, the share answered from S_h)."""
     acc = {part: sub[:, getattr(split, part)].mean(axis=1) for part in ("attack", "heldout", "to_train", "to_holdout")}
     guarded = "to_holdout" if GUARDED_ON[mech] == "S_h" else "attack"
     n_guarded = getattr(split, guarded).size
+    per_k = {key: np.broadcast_to(np.asarray(v, dtype=np.float64), (len(ks),)) for key, v in extra.items()}
     return [
         dict(
             attack=name,
@@ -214,10 +307,29 @@ def _rows(name: str, mech: str, s: int, ks: tuple[int, ...], sub: np.ndarray, sp
             overfit=acc["attack"][i] - acc["heldout"][i],
             overfit_guarded=acc[guarded][i] - acc["heldout"][i],
             overfit_train=acc["to_train"][i] - acc["heldout"][i],
-            query_similarity=eta,
+            **{key: float(v[i]) for key, v in per_k.items()},
+            reported_minus_heldout=float(per_k["reported"][i]) - acc["heldout"][i],
         )
         for i, k in enumerate(ks)
     ]
+
+
+def _mechanism_rows(name: str, attack: _Attack, s: int, ks: tuple[int, ...], split: Split, p: StudyParams) -> list:
+    """Every mechanism against one attack on one split (each with its own seeded noise)."""
+    a_i = p.attacks.index(name)
+    base = {"base_acc_attack": attack.correct[0, split.attack].mean()}
+    base |= {"base_acc_heldout": attack.correct[0, split.heldout].mean()}
+    base |= {"query_similarity": _query_similarity(attack.correct, split.heldout)}
+    grid, rows, q = np.asarray(ks), [], query_accuracies(attack.correct, split)
+    for m_i, mech in enumerate(p.mechanisms):
+        seed = [p.seed, s, 1 + a_i, 100 + m_i]
+        answers, from_holdout = _answers(mech, q, split, p, seed)
+        key = answers if name == "selection" else attacks.kept_queries(answers, keep_rule(mech, name))
+        sub = attack.submit(key, grid)
+        share = np.nan if from_holdout is None else np.cumsum(from_holdout)[grid - 1] / grid
+        reported = reported_scores(mech, q, answers, sub, grid, split, p, seed)
+        rows += _rows(name, mech, s, ks, sub, split, base | {"reported": reported, "frac_from_holdout": share})
+    return rows
 
 
 def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None] | None = None) -> pd.DataFrame:
@@ -226,6 +338,11 @@ def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None
     ``overfit``: accuracy on the attack half A minus the held-out half H; ``overfit_guarded``: on the
     data the mechanism protects (``guarded_on``: A, or S_h for Thresholdout and ``trivial_half``)
     minus H; ``overfit_train``: on Thresholdout's training half S_t (exposed) minus H.
+    ``base_acc_attack`` / ``base_acc_heldout``: query 0 (the boosting attack's base, the vote of every
+    model for ensembling, the first model drawn for selection) on A / H. ``reported``: the score the
+    mechanism would report for the submission asked as one more query; ``reported_minus_heldout``:
+    that minus the submission's accuracy on H. ``frac_from_holdout``: Thresholdout's share of the
+    first k answers taken from S_h (nan for the other mechanisms).
     """
     canon = attacks.canonical_labels(preds.predictions)
     rows: list[dict[str, object]] = []
@@ -235,12 +352,7 @@ def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None
         for a_i, name in enumerate(p.attacks):
             ks = attack_grid(name, p, preds.num_models)
             attack = _build(name, preds, canon, ks, p, np.random.default_rng([p.seed, s, 1 + a_i]))
-            eta = _query_similarity(attack.correct, split.heldout)
-            for m_i, mech in enumerate(p.mechanisms):
-                mech_rng = np.random.default_rng([p.seed, s, 1 + a_i, 100 + m_i])
-                answers = _answers(mech, attack.correct, split, p, mech_rng)
-                key = answers if name == "selection" else attacks.kept_queries(answers, _rule(mech, name))
-                rows += _rows(name, mech, s, ks, attack.submit(key, np.asarray(ks)), split, eta)
+            rows += _mechanism_rows(name, attack, s, ks, split, p)
         if progress is not None:
             progress(f"split {s + 1}/{p.n_splits} done")
     return pd.DataFrame(rows)
@@ -249,8 +361,12 @@ def run_study(preds: Predictions, p: StudyParams, progress: Callable[[str], None
 def summarize(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
     """Mean, sd, min and max overfit over splits per attack x mechanism x k, beside sqrt(k/n) and the bounds.
 
-    ``overfit_*`` is measured where the mechanism's guarantee lives (``guarded_on``, n = ``n_guarded``);
+    ``overfit_*`` is measured where the mechanism's guarantee would live (``guarded_on``, n = ``n_guarded``);
     ``overfit_attack_mean`` on the whole attack half A, ``overfit_train_mean`` on S_t (exposed).
+    ``acc_attack`` / ``acc_heldout``: the submission's mean accuracy on A (the leaderboard) and H,
+    beside query 0's (``base_acc_*``); ``reported_minus_heldout_*``: the score the mechanism would
+    report for the submission minus its accuracy on H; ``frac_from_holdout``: Thresholdout's mean
+    share of answers taken from S_h.
     Mania et al.'s Sec. 4 bound at n = ``n_guarded`` (the submission as query k + 1 at delta/2, plus
     the held-out half's Hoeffding term), two ways: ``bound_theorem`` at alpha = 0, Corollary 4 without
     any assumption (a theorem: it fails with probability at most delta whatever the data);
@@ -273,6 +389,11 @@ def summarize(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
         overfit_train_mean=("overfit_train", "mean"),
         acc_attack=("acc_attack", "mean"),
         acc_heldout=("acc_heldout", "mean"),
+        base_acc_attack=("base_acc_attack", "mean"),
+        base_acc_heldout=("base_acc_heldout", "mean"),
+        reported_minus_heldout_mean=("reported_minus_heldout", "mean"),
+        reported_minus_heldout_sd=("reported_minus_heldout", "std"),
+        frac_from_holdout=("frac_from_holdout", "mean"),
         similarity=("query_similarity", "mean"),
     ).reset_index()
     out["sqrt_k_over_n"] = [sqrt_k_over_n(int(k), int(n)) for k, n in zip(out["k"], out["n_guarded"], strict=True)]
