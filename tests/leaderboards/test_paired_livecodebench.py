@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from holdout.leaderboards.sources import livecodebench
-from holdout.stats import paired_comparisons, tied_with_best
+from holdout.stats import paired_comparisons
+from holdout.stats.ranks import tied_with_best
 
 
 @pytest.fixture(scope="module")

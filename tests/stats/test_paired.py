@@ -13,13 +13,13 @@ from scipy import stats
 
 from holdout.stats import (
     mcnemar,
-    mcnemar_log_pvalue,
     newcombe_paired_ci,
     paired_bootstrap_ci,
     paired_t_test,
     sign_flip_test,
 )
 from holdout.stats._tails import log_binom_half_cdf, log_t_sf
+from holdout.stats.paired import mcnemar_log_pvalue
 
 mp.mp.dps = 50
 

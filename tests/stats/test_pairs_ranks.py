@@ -8,16 +8,14 @@ import pytest
 from scipy import stats
 
 from holdout.stats import (
-    best_of_n_resampled,
     holm,
     mcnemar,
     newcombe_paired_ci,
     paired_comparisons,
     paired_t_test,
     rank_confidence_sets,
-    tie_groups,
-    tied_with_best,
 )
+from holdout.stats.ranks import best_of_n_resampled, tie_groups, tied_with_best
 
 
 def _matrix(binary: bool, k: int = 6, n: int = 80, seed: int = 0) -> np.ndarray:

@@ -73,7 +73,7 @@ class McNemarResult:
 
 def mcnemar(b: int, c: int, *, mid_p: bool = False) -> McNemarResult:
     """Exact two-sided McNemar test from the discordant counts (see
-    [`mcnemar_log_pvalue`][holdout.stats.mcnemar_log_pvalue])."""
+    [`mcnemar_log_pvalue`][holdout.stats.paired.mcnemar_log_pvalue])."""
     log_p = float(mcnemar_log_pvalue(b, c, mid_p=mid_p))
     return McNemarResult(int(b), int(c), int(min(b, c)), float(np.exp(log_p)), log_p, mid_p)
 

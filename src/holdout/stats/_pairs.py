@@ -21,7 +21,7 @@ from holdout.stats._paired import mcnemar_log_pvalue, newcombe_paired_ci, paired
 
 __all__ = ["PAIR_COLUMNS", "PairCounts", "pair_counts", "paired_comparisons", "pairs_memory_bytes"]
 
-#: the columns of [`paired_comparisons`][holdout.stats.paired_comparisons] (and of the audit's pairs.csv)
+#: the columns of [`paired_comparisons`][holdout.stats.paired.paired_comparisons] (and of the audit's pairs.csv)
 PAIR_COLUMNS = (
     "model_a",
     "model_b",
@@ -42,7 +42,7 @@ _BYTES_PER_PAIR = 200
 
 
 def pairs_memory_bytes(num_models: int, num_items: int) -> int:
-    """Peak memory of [`paired_comparisons`][holdout.stats.paired_comparisons], to say before the work:
+    """Peak memory of [`paired_comparisons`][holdout.stats.paired.paired_comparisons], to say before the work:
     the K x n matrix (float64), the K x K products and about 200 bytes per pair."""
     k = int(num_models)
     return 8 * k * int(num_items) + 3 * 8 * k * k + _BYTES_PER_PAIR * k * (k - 1) // 2

@@ -1,12 +1,12 @@
 """Ranks with honest uncertainty: who is tied with the best, and simultaneous confidence sets for ranks.
 
-* [`tied_with_best`][holdout.stats.tied_with_best]: the paired test of every model against the most
+* [`tied_with_best`][holdout.stats.ranks.tied_with_best]: the paired test of every model against the most
   accurate one, Holm over the K - 1 comparisons.
 * [`rank_confidence_sets`][holdout.stats.rank_confidence_sets]: Mogstad, Romano, Shaikh & Wilhelm
   (2024, "Inference for ranks with applications to mobility across neighbourhoods and academic
   achievement across countries", Rev. Econ. Stud. 91(1):476-518, Sec. 3.3), simultaneous sets from
   all paired differences and a bootstrap of their studentized maximum.
-* [`tie_groups`][holdout.stats.tie_groups]: the leaderboard cut into groups, each led by its most
+* [`tie_groups`][holdout.stats.ranks.tie_groups]: the leaderboard cut into groups, each led by its most
   accurate model and holding the rest that are not significantly worse than it.
 """
 
@@ -35,7 +35,7 @@ def tied_with_best(log_p_vs_best: np.ndarray, alpha: float = 0.05) -> np.ndarray
 def tie_groups(log_p: np.ndarray, alpha: float = 0.05) -> np.ndarray:
     """Group number (1, 2, ...) of each of K models ordered best first, from the K x K matrix of
     paired log p-values: group 1 is the best model and every model it does not beat (Holm over the
-    comparisons with it, as [`tied_with_best`][holdout.stats.tied_with_best]); group 2 is led by the
+    comparisons with it, as [`tied_with_best`][holdout.stats.ranks.tied_with_best]); group 2 is led by the
     best model left, and so on. A reading aid, not a simultaneous statement (use the rank sets)."""
     log_p = np.asarray(log_p, dtype=float)
     k = log_p.shape[0]
