@@ -32,12 +32,14 @@ from holdout.training.recipes import PAPER_RETRAINING, resolve_retraining, resol
 
 __all__ = [
     "ASSUMED_TFLOPS",
+    "JobSpec",
     "PlanRow",
     "add_plan_parser",
     "architecture_key",
     "count_model",
     "load_merged_config",
     "plan_jobs",
+    "plan_specs",
     "plan_table",
 ]
 
@@ -173,18 +175,35 @@ def _model_name(model_config: Any) -> str:
     return describe_model(model_config)
 
 
-def _row(study: str, job: str, model: Any, train: Any, n: int, k: int, res: tuple, src: str, tflops: float) -> PlanRow:
+@dataclass(frozen=True)
+class JobSpec:
+    """One training job before it is costed: the network and recipe objects, the training-set size,
+    checkpoints, declared resources (threads, mem_mb, runtime_min, gpus) and the recipe's source."""
+
+    study: str
+    job: str
+    model: Any
+    train: Any
+    train_images: int
+    checkpoints: int
+    resources: tuple[int, int, int, int]
+    source: str
+
+
+def _row(spec: JobSpec, tflops: float) -> PlanRow:
+    train = spec.train
     size = train.augment.window or 32
-    params, flops = count_model(architecture_key(model), size)
-    hours = 3.0 * flops * n * train.epochs / (tflops * 1e12) / 3600.0
+    params, flops = count_model(architecture_key(spec.model), size)
+    hours = 3.0 * flops * spec.train_images * train.epochs / (tflops * 1e12) / 3600.0
     return PlanRow(
-        *(study, job, _model_name(model), params, round(flops / 1e9, 4), train.epochs, train.batch_size),
-        *(train.optimizer, _schedule(train), train.weight_decay, _covers(train), _augmentation(train.augment)),
-        *(n, k, *res, round(hours, 3), src),
+        *(spec.study, spec.job, _model_name(spec.model), params, round(flops / 1e9, 4), train.epochs),
+        *(train.batch_size, train.optimizer, _schedule(train), train.weight_decay, _covers(train)),
+        *(_augmentation(train.augment), spec.train_images, spec.checkpoints, *spec.resources, round(hours, 3)),
+        spec.source,
     )
 
 
-def _search_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
+def _search_specs(cfg: Mapping[str, Any]) -> list[JobSpec]:
     from holdout.training.search import SearchScale, row_to_configs, row_to_record, sample_configs
 
     s = cfg["search"]
@@ -192,14 +211,14 @@ def _search_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
     n = s["train_subset_size"] or CIFAR10_TRAIN
     res = (s["threads"], s["mem_mb"], s["runtime"], 1)
     src = f"Mania et al. 2019 Sec. 5.2 / Table 2 draw (search.scale: {s['scale']})"
-    rows = []
+    specs = []
     for record in sample_configs(int(s["n_models"]), int(s["seed"])).to_dict("records"):
         model, train = row_to_configs(row_to_record(record), scale)
-        rows.append(_row("search", record["model"], model, train, n, s["num_checkpoints"], res, src, tflops))
-    return rows
+        specs.append(JobSpec("search", record["model"], model, train, n, s["num_checkpoints"], res, src))
+    return specs
 
 
-def _seeds_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
+def _seeds_specs(cfg: Mapping[str, Any]) -> list[JobSpec]:
     from holdout.training.naming import seed_model_name
     from holdout.training.seeds import recipe_from_config
 
@@ -209,7 +228,7 @@ def _seeds_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
     res = (s["threads"], s["mem_mb"], s["runtime"], 1)
     src = "Werpachowski et al. 2019 Sec. 5.2 (N models of one recipe); the recipe: config seeds"
     return [
-        _row("seeds", seed_model_name(i), recipe.model, recipe.train, n, s["num_checkpoints"], res, src, tflops)
+        JobSpec("seeds", seed_model_name(i), recipe.model, recipe.train, n, s["num_checkpoints"], res, src)
         for i in recipe.seeds
     ]
 
@@ -227,13 +246,13 @@ def _retraining_runs(rt: Mapping[str, Any]) -> list[tuple[str, str, int]]:
     return runs
 
 
-def _retraining_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
+def _retraining_specs(cfg: Mapping[str, Any]) -> list[JobSpec]:
     from holdout.training.optim import TrainConfig
     from holdout.training.registry import ModelSpec
 
     rt = cfg["retraining"]
     res = (rt["threads"], rt["mem_mb"], rt["runtime_min"], rt["gpus_per_job"])
-    rows = []
+    specs = []
     for model, run, n in _retraining_runs(rt):
         entry = rt["models"][model]
         spec, train = ModelSpec(model, dict(entry["overrides"])), TrainConfig.from_dict(dict(entry["train"]))
@@ -241,19 +260,24 @@ def _retraining_rows(cfg: Mapping[str, Any], tflops: float) -> list[PlanRow]:
         src = f"retraining.scale: {rt['scale']}"
         if published is not None and entry == published.as_config():
             src = "; ".join(f"{k}: {v}" for k, v in published.sources.items())
-        rows.append(_row("retraining", f"{model}/{run}", spec, train, n, 1, res, src, tflops))
-    return rows
+        specs.append(JobSpec("retraining", f"{model}/{run}", spec, train, n, 1, res, src))
+    return specs
+
+
+def plan_specs(cfg: Mapping[str, Any]) -> list[JobSpec]:
+    """Every training job of the (merged, resolved) config ``cfg``, in workflow order, uncosted."""
+    specs: list[JobSpec] = []
+    for study, make in (("search", _search_specs), ("seeds", _seeds_specs), ("retraining", _retraining_specs)):
+        if cfg[study].get("enabled", True):
+            specs += make(cfg)
+    return specs
 
 
 def plan_jobs(cfg: Mapping[str, Any], tflops: float = ASSUMED_TFLOPS) -> list[PlanRow]:
     """Every training job of the (merged, resolved) config ``cfg``, in workflow order."""
     if not (math.isfinite(tflops) and tflops > 0):
         raise ValueError(f"--tflops: the assumed throughput must be a finite number > 0 TFLOP/s, got {tflops}")
-    rows: list[PlanRow] = []
-    for study, make in (("search", _search_rows), ("seeds", _seeds_rows), ("retraining", _retraining_rows)):
-        if cfg[study].get("enabled", True):
-            rows += make(cfg, tflops)
-    return rows
+    return [_row(spec, tflops) for spec in plan_specs(cfg)]
 
 
 def plan_table(rows: Sequence[PlanRow]) -> Any:
