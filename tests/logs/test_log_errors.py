@@ -5,34 +5,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from logfiles import lcb_problem, lmeval_run, row
 
 from holdout.logs import LogError, Selection, read_livecodebench, read_lmeval, read_logs
-
-STAMP = "2025-01-02T03-04-05.678901"
-
-
-def lmeval_run(folder: Path, task: str, rows: list[dict], model: str = "org/model", stamp: str = STAMP) -> Path:
-    """An lm-eval --log_samples run: samples_<task>_<stamp>.jsonl and results_<stamp>.json."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"results_{stamp}.json").write_text(json.dumps({"results": {task: {}}, "model_name": model}))
-    path = folder / f"samples_{task}_{stamp}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return path
-
-
-def row(doc_id: int, flt: str = "none", **metrics: object) -> dict:
-    return {
-        "doc_id": doc_id,
-        "doc": {"q": "?"},
-        "arguments": {},
-        "resps": [],
-        "filter": flt,
-        "metrics": list(metrics),
-    } | metrics
 
 
 def test_two_filters_list_the_choices_and_each_reads_n_rows(tmp_path):
@@ -141,25 +119,6 @@ def test_missing_inspect_extra_is_one_line_naming_the_extra(tmp_path, monkeypatc
         f"{log}: an Inspect log; reading it needs the optional extra logs: "
         "pip install 'holdout[logs]' (or: pip install inspect-ai)"
     )
-
-
-def lcb_problem(qid: str, date: str, graded: list[bool]) -> dict:
-    """One problem as lcb_runner's CodeGenerationProblem.insert_output_evaluation writes it."""
-    return {
-        "question_title": qid,
-        "question_content": "...",
-        "platform": "leetcode",
-        "question_id": qid,
-        "contest_id": "c1",
-        "contest_date": f"{date}T00:00:00",
-        "starter_code": "",
-        "difficulty": "easy",
-        "output_list": ["..."] * len(graded),
-        "code_list": ["..."] * len(graded),
-        "graded_list": graded,
-        "pass@1": graded.count(True) / len(graded),
-        "metadata": [],
-    }
 
 
 def test_livecodebench_pass_rates_and_contest_dates(tmp_path):

@@ -24,6 +24,13 @@ The run ([`holdout.audit.run`][holdout.audit.run])
 - [`AuditOptions`][holdout.audit.AuditOptions]           the lenses to run (`LENSES`) and their settings.
 - [`AuditError`][holdout.audit.AuditError]             bad input; one line naming the file or option.
 
+In a notebook ([`holdout.audit.notebook`][holdout.audit.notebook])
+-----------------------------------------------------------------
+- [`read_logs`][holdout.audit.read_logs]               evaluation logs (lm-eval, Inspect, HELM, ...) -> a K x n
+  correctness matrix with item ids.
+- [`audit`][holdout.audit.audit]                   every correctness lens on it -> an
+  [`AuditResult`][holdout.audit.AuditResult] (DataFrames; shown as its verdicts).
+
 Also: verdicts ([`holdout.audit.verdicts`][holdout.audit.verdicts]), the HTML report
     ([`holdout.audit.report`][holdout.audit.report]),
 figures ([`holdout.audit.plots`][holdout.audit.plots]), the command line ([`holdout.audit.cli`][holdout.audit.cli]) and
@@ -42,6 +49,7 @@ from holdout.audit.core import (
     selection_bits,
     similarity_lens,
 )
+from holdout.audit.notebook import audit, read_logs
 from holdout.audit.run import (
     LENSES,
     AuditOptions,
@@ -56,9 +64,11 @@ __all__ = [
     "AuditOptions",
     "AuditResult",
     "accuracy_lens",
+    "audit",
     "bounds_lens",
     "load_audit_predictions",
     "new_set_lens",
+    "read_logs",
     "run_audit",
     "rvw_lens",
     "selection_bits",

@@ -31,6 +31,7 @@ from holdout.audit.inputs import (
     user_input,
 )
 from holdout.audit.leaderboard_cli import add_leaderboard_arguments, run_leaderboard_audit
+from holdout.audit.logs_cli import add_logs_arguments, run_logs_audit
 from holdout.audit.output import check_owned_out
 from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
 from holdout.predictions import Predictions
@@ -158,12 +159,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_audit_arguments(audit)
     _add_adaptive_argument(audit)
     add_leaderboard_arguments(audit)
+    add_logs_arguments(audit)
     add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
 
 
 def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
     args.search_size = _search_size(args.search_size)  # one check for every input
+    if (logs := run_logs_audit(args, on_fail)) is not None:
+        return logs
     if (leaderboard := run_leaderboard_audit(args, on_fail)) is not None:
         return leaderboard
     if args.predictions is None:

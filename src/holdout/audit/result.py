@@ -4,10 +4,12 @@ returns, and what [`render_report`][holdout.audit.report.render_report] reads (b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 
 import numpy as np
 import pandas as pd
 
+from holdout.audit import verdicts
 from holdout.audit.adaptive_lens import AdaptiveLens
 from holdout.audit.adversarial_lens import AdversarialLens
 from holdout.audit.core import AuditError, BoundsLens, NewSetLens, RvwLens, SimilarityLens, check_open_unit
@@ -62,3 +64,22 @@ class AuditResult:
     inputs: tuple[str, ...] = field(default=())
     warnings: tuple[str, ...] = field(default=())
     adaptive: AdaptiveLens | None = None
+
+    def verdicts(self) -> pd.DataFrame:
+        """One row per lens that ran: its name and its plain-language verdict."""
+        rows = [("accuracy", verdicts.accuracy_verdict(self.accuracy, self.options.alpha))]
+        rows += [("new", verdicts.new_set_verdict(self.new))] if self.new is not None else []
+        rows += [("similarity", verdicts.similarity_verdict(self.similarity))] if self.similarity is not None else []
+        rows += [("bounds", verdicts.bounds_verdict(self.bounds))] if self.bounds is not None else []
+        rows += [("rvw", verdicts.rvw_verdict(self.rvw))] if self.rvw is not None else []
+        return pd.DataFrame(rows, columns=["lens", "verdict"])
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows under the cell: the verdicts, then the accuracy table."""
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{escape(lens)}</th><td style='text-align:left'>{escape(text)}</td></tr>"
+            for lens, text in self.verdicts().itertuples(index=False)
+        )
+        head = f"<b>{escape(self.test_set)}</b>: {len(self.accuracy)} models, n = {int(self.accuracy['n'].iloc[0]):,}"
+        table = self.accuracy.to_html(index=False, float_format=lambda x: f"{x:.2f}")
+        return f"<div>{head}<table>{rows}</table>{table}</div>"

@@ -140,7 +140,8 @@ def find_logs(paths: Sequence[str | Path], fmt: str | None = None) -> tuple[list
                     out.append((f, fmt or detect_format(f)))
                 except LogError:
                     skipped.append(f)
-    notes = [f"passed over {len(skipped)} file(s) without per-item scores ({', '.join(s.name for s in skipped[:3])})"]
+    shown = ", ".join(f"{s.parent.name}/{s.name}" for s in skipped[:3])
+    notes = [f"passed over {len(skipped)} file(s) without per-item scores ({shown})"]
     return out, notes if skipped else []
 
 

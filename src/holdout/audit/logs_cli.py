@@ -1,0 +1,127 @@
+"""``holdout audit --logs PATH [PATH ...]``: the correctness audit of the files evaluation harnesses
+write (lm-eval samples, Inspect logs, HELM runs, Every Eval Ever, EvalPlus, LiveCodeBench).
+
+The logs are read and aligned by item id ([`read_logs`][holdout.logs.read_logs]) into a K x n
+correctness matrix, which gets every lens the ``--correctness`` audit runs
+([`correctness_result`][holdout.audit.correctness.correctness_result]) and, where the logs carry
+each item's date (LiveCodeBench) or ``--item-dates`` gives them, the contamination lens with
+``--model-dates`` and ``--split``. Beside the usual outputs: ``correctness.csv`` (the matrix
+built, model name first, one column per item id) and ``logs.csv`` (one row per run read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from holdout.audit.core import AuditError
+from holdout.audit.correctness import correctness_result, write_contamination_lens
+from holdout.audit.leaderboard_cli import _note, _options, _owned_out, _refuse_unused
+from holdout.audit.output import atomic_folder
+from holdout.audit.run import _write_all
+from holdout.leaderboards import Contamination, CorrectnessError, contamination
+from holdout.leaderboards.dates import parse_date, read_dates
+from holdout.logs import FORMATS, LogError, LogMatrix, read_logs
+
+__all__ = ["add_logs_arguments", "logs_summary", "run_logs_audit"]
+
+
+def add_logs_arguments(p: argparse.ArgumentParser) -> None:
+    """``--logs`` and what chooses among the runs, metrics and filters of the logs."""
+    g = p.add_argument_group("evaluation logs (lm-eval, Inspect, HELM, Every Eval Ever, EvalPlus, LiveCodeBench)")
+    g.add_argument(
+        "--logs",
+        nargs="+",
+        metavar="PATH",
+        help="audit the per-item results in these evaluation logs (files, folders searched recursively, or "
+        "globs), aligned by item id into a K x n correctness matrix",
+    )
+    g.add_argument("--format", choices=list(FORMATS), help="read every log as this format (default: from content)")
+    g.add_argument("--task", help="audit the runs of this task only (needed when the logs hold several)")
+    g.add_argument("--metric", help="the per-item metric or scorer to read (needed when a log has several)")
+    g.add_argument("--filter", help="the lm-eval filter (or HELM split) to read (needed when a log has several)")
+    g.add_argument("--strict", action="store_true", help="refuse items missing from some runs instead of dropping them")
+
+
+def _read(args: argparse.Namespace) -> LogMatrix:
+    try:
+        return read_logs(
+            args.logs,
+            format=args.format,
+            task=args.task,
+            metric=args.metric,
+            filter=args.filter,
+            strict=args.strict,
+            model_names=args.model_names,
+        )
+    except LogError as exc:
+        raise AuditError(str(exc)) from None
+
+
+def _dates(m: LogMatrix, args: argparse.Namespace) -> Contamination | None:
+    """The split by date: item dates from the logs (or --item-dates), --model-dates, --split."""
+    given = {"--model-dates": args.model_dates, "--split": args.split}
+    if args.item_dates is None and all(v is None for v in given.values()):
+        return None
+    if args.item_dates is None and m.item_dates is None:
+        raise AuditError("--model-dates / --split: these logs carry no item dates; give --item-dates CSV (item, date)")
+    missing = [k for k, v in given.items() if v is None]
+    if missing:
+        raise AuditError(f"the contamination lens needs {' and '.join(missing)} too (item dates, model dates, split)")
+    try:
+        items = m.item_dates if args.item_dates is None else read_dates(args.item_dates, m.item_ids, "item")
+        models = read_dates(args.model_dates, m.model_names, "model")
+        return contamination(m, items, models, parse_date(args.split, "--split"), args.alpha, args.band_level)
+    except CorrectnessError as exc:
+        raise AuditError(str(exc)) from None
+
+
+def logs_summary(m: LogMatrix) -> dict[str, object]:
+    """What ``summary.json`` says of the logs: task, metrics, filters, formats, runs, item fingerprint."""
+    r = m.runs
+    return {
+        "task": str(r["task"].iloc[0]),
+        "metrics": sorted(set(r["metric"])),
+        "filters": sorted({str(f) for f in r["filter"] if f is not None}),
+        "formats": sorted(set(r["format"])),
+        "runs": [{"name": n, "source": s, "items": int(k)} for n, s, k in zip(r["name"], r["source"], r["items"])],
+        "item_fingerprint": m.fingerprint,
+    }
+
+
+def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | None = None) -> dict[str, object] | None:
+    """The audit of ``--logs`` (its summary), or None when ``--logs`` is not given."""
+    if not getattr(args, "logs", None):
+        chosen = [o for o in ("format", "task", "metric", "filter", "strict") if getattr(args, o, None)]
+        if chosen:
+            raise AuditError(f"--{chosen[0]}: an option of --logs; give the logs with --logs PATH ...")
+        return None
+    if args.predictions is not None or args.correctness or args.accuracies:
+        raise AuditError("--logs is an input on its own: give no PREDICTIONS, --correctness or --accuracies with it")
+    _refuse_unused(args, "--logs", (("--samples", "samples"),))
+    out = _owned_out(args, [*args.logs, args.item_dates, args.model_dates])
+    m = _read(args)
+    task = str(m.runs["task"].iloc[0])
+    dates = _dates(m, args)
+    result = correctness_result(m, _options(args), task)
+    for note in m.notes:
+        _note(note)
+    read = f"Read {m.shape[0]} runs of {task} from {', '.join(sorted(set(m.runs['format'])))} logs."
+    result = replace(result, test_set=task, notes=(*result.notes, *m.notes), inputs=(read,))
+    with atomic_folder(out, on_fail, _note) as folder:
+        summary = _write_all(result, folder)
+        m.to_frame().to_csv(folder / "correctness.csv")
+        m.runs.to_csv(folder / "logs.csv", index=False)
+        summary["logs"] = logs_summary(m)
+        summary["item_fingerprint"] = m.fingerprint
+        path = Path(folder) / "summary.json"
+        path.write_text(
+            json.dumps(json.loads(path.read_text()) | {k: summary[k] for k in ("logs", "item_fingerprint")}, indent=2)
+            + "\n"
+        )
+        if dates is not None:
+            summary["contamination"] = write_contamination_lens(dates, task, folder)
+    return summary
