@@ -43,6 +43,7 @@ STUDIES = (
     "audit",
     "adaptive",
     "leaderboards",
+    "contamination",
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).

@@ -67,3 +67,41 @@ rule contamination_constat:
         seed=CT["seed"],
     script:
         "../scripts/contamination_constat.py"
+
+
+rule contamination_aline:
+    """Agreement on the line on the published predictions: ALine-S / ALine-D estimates of each model's
+    new-set accuracy from unlabeled new predictions, against the truth and the naive estimate."""
+    input:
+        unpack(contamination_aline_inputs),
+    output:
+        models=expand(f"{CT_RESULTS}/aline/{{shift}}.csv", shift=contamination_aline_shifts()),
+        summary=report(
+            f"{CT_RESULTS}/aline/summary.csv",
+            caption="../report/contamination/aline_summary.rst",
+            category="Contamination",
+            subcategory="Agreement on the line",
+        ),
+        summary_md=f"{CT_RESULTS}/aline/summary.md",
+        figure=report(
+            f"{CT_RESULTS}/aline/aline.png",
+            caption="../report/contamination/aline_figure.rst",
+            category="Contamination",
+            subcategory="Agreement on the line",
+        ),
+        figure_pdf=f"{CT_RESULTS}/aline/aline.pdf",
+        figure_csv=f"{CT_RESULTS}/aline/aline.csv",
+    log:
+        log_path("contamination", "aline"),
+    benchmark:
+        bench_path("contamination", "aline")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(2048),
+        runtime=attempt_scaled(10),
+    params:
+        shifts={s: CT["aline"]["shifts"][s] for s in contamination_aline_shifts()},
+    script:
+        "../scripts/contamination_aline.py"

@@ -29,6 +29,18 @@ def contamination_available(relpaths):
     return all(_data_av.file_available(p, CT, DATA_AVAILABILITY.mirror) for p in relpaths)
 
 
+def contamination_aline_shifts():
+    """The configured shifts (contamination.aline.shifts) whose two prediction sets can be built."""
+    sets = available_prediction_sets()
+    return [name for name, s in CT["aline"]["shifts"].items() if {s["original"], s["new"]} <= sets]
+
+
+def contamination_aline_inputs(wildcards=None):
+    """The predictions files of every available shift's original and new set, by set name."""
+    shifts = [CT["aline"]["shifts"][name] for name in contamination_aline_shifts()]
+    return {s[role]: data_prediction_path(s[role]) for s in shifts for role in ("original", "new")}
+
+
 def contamination_targets():
     """Final outputs of the contamination stage: empty when disabled; each part when its inputs are there."""
     if not study_enabled("contamination"):
@@ -36,4 +48,6 @@ def contamination_targets():
     targets = []
     if contamination_available([CT_CONSTAT.format(n) for n in CT["constat"]["tables"]] + [CT_ROLES]):
         targets += list(rules.contamination_constat.output)
+    if contamination_aline_shifts():
+        targets += list(rules.contamination_aline.output)
     return targets

@@ -7,6 +7,9 @@
   GCV smoothing that ConStat fits.
 - [`holdout.contamination.constat`][holdout.contamination.constat]: ConStat's published tables,
   read and reproduced from their own columns.
+- [`holdout.contamination.aline`][holdout.contamination.aline]: agreement on the line (Baek et al.
+  2022), new-set accuracy from unlabeled new-set predictions.
+- [`holdout.contamination.plots`][holdout.contamination.plots]: the study's figures.
 
 Reference-benchmark lens
 ------------------------
@@ -21,6 +24,11 @@ Reference-benchmark lens
 - [`bootstrap_summary`][holdout.contamination.bootstrap_summary]     mean, basic interval and
   ConStat's one-sided p-value of replicates.
 
+Agreement on the line
+---------------------
+- [`aline`][holdout.contamination.aline]                 ALine-S and ALine-D estimates, the agreement
+  and accuracy lines -> [`ALine`][holdout.contamination.ALine].
+
 Smoothing spline
 ----------------
 - [`smoothing_spline`][holdout.contamination.smoothing_spline]      natural cubic smoothing spline,
@@ -33,6 +41,7 @@ Published anchors
 - [`reproduce_constat`][holdout.contamination.reproduce_constat]     its test redone from the table.
 """
 
+from holdout.contamination.aline import ALine, aline
 from holdout.contamination.constat import read_constat_table, reproduce_constat
 from holdout.contamination.reference import (
     ReferenceLens,
@@ -45,8 +54,10 @@ from holdout.contamination.reference import (
 from holdout.contamination.spline import SmoothingSpline, smoothing_spline
 
 __all__ = [
+    "ALine",
     "ReferenceLens",
     "SmoothingSpline",
+    "aline",
     "binomial_draws",
     "bootstrap_summary",
     "fit_curve",
