@@ -105,3 +105,70 @@ rule contamination_aline:
         shifts={s: CT["aline"]["shifts"][s] for s in contamination_aline_shifts()},
     script:
         "../scripts/contamination_aline.py"
+
+
+rule contamination_anchors:
+    """GSM1k, MMLU-CF, ObsScaling and MathArena recomputed from their published files, each with a
+    figure; what is off in the files (findings) beside the numbers."""
+    input:
+        **contamination_anchor_inputs(),
+    output:
+        gsm1k=f"{CT_RESULTS}/anchors/gsm1k.csv",
+        gsm1k_png=report(
+            f"{CT_RESULTS}/anchors/gsm1k_gap.png",
+            caption="../report/contamination/gsm1k.rst",
+            category="Contamination",
+            subcategory="Public anchors",
+        ),
+        gsm1k_pdf=f"{CT_RESULTS}/anchors/gsm1k_gap.pdf",
+        gsm1k_csv=f"{CT_RESULTS}/anchors/gsm1k_gap.csv",
+        mmlu_cf=f"{CT_RESULTS}/anchors/mmlu_cf.csv",
+        mmlu_cf_png=report(
+            f"{CT_RESULTS}/anchors/mmlu_cf_gaps.png",
+            caption="../report/contamination/mmlu_cf.rst",
+            category="Contamination",
+            subcategory="Public anchors",
+        ),
+        mmlu_cf_pdf=f"{CT_RESULTS}/anchors/mmlu_cf_gaps.pdf",
+        mmlu_cf_csv=f"{CT_RESULTS}/anchors/mmlu_cf_gaps.csv",
+        mmlu_vs_cf=f"{CT_RESULTS}/anchors/mmlu_vs_mmlu_cf.csv",
+        obsscaling=f"{CT_RESULTS}/anchors/obsscaling.csv",
+        obsscaling_png=report(
+            f"{CT_RESULTS}/anchors/obsscaling_lens.png",
+            caption="../report/contamination/obsscaling.rst",
+            category="Contamination",
+            subcategory="Public anchors",
+        ),
+        obsscaling_pdf=f"{CT_RESULTS}/anchors/obsscaling_lens.pdf",
+        obsscaling_csv=f"{CT_RESULTS}/anchors/obsscaling_lens.csv",
+        matharena=f"{CT_RESULTS}/anchors/matharena.csv",
+        matharena_png=report(
+            f"{CT_RESULTS}/anchors/matharena_dates.png",
+            caption="../report/contamination/matharena.rst",
+            category="Contamination",
+            subcategory="Public anchors",
+        ),
+        matharena_pdf=f"{CT_RESULTS}/anchors/matharena_dates.pdf",
+        matharena_csv=f"{CT_RESULTS}/anchors/matharena_dates.csv",
+        summary=report(
+            f"{CT_RESULTS}/anchors/summary.json",
+            caption="../report/contamination/anchors_summary.rst",
+            category="Contamination",
+            subcategory="Public anchors",
+        ),
+    log:
+        log_path("contamination", "anchors"),
+    benchmark:
+        bench_path("contamination", "anchors")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=attempt_scaled(1024),
+        runtime=attempt_scaled(10),
+    params:
+        alpha=CT["alpha"],
+        seed=CT["seed"],
+        obsscaling=CT["obsscaling"],
+    script:
+        "../scripts/contamination_anchors.py"

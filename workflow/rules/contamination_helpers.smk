@@ -41,6 +41,21 @@ def contamination_aline_inputs(wildcards=None):
     return {s[role]: data_prediction_path(s[role]) for s in shifts for role in ("original", "new")}
 
 
+CT_ANCHORS = {
+    "gsm1k_diff": "anchors/gsm1k/scale_diff.csv",
+    "gsm1k_loglik": "anchors/gsm1k/averages.tsv",
+    "mmlu_cf": "anchors/mmlu_cf/mmlu_cf_leaderboard.csv",
+    "obsscaling": "anchors/obsscaling/eval_results/base_llm_benchmark_eval.csv",
+    "matharena_models": "anchors/matharena/model_release_dates.csv",
+    "matharena_competitions": "anchors/matharena/competition_dates.csv",
+}
+
+
+def contamination_anchor_inputs():
+    """The anchor files of GSM1k, MMLU-CF, ObsScaling and MathArena, by role."""
+    return {role: contamination_raw(relpath) for role, relpath in CT_ANCHORS.items()}
+
+
 def contamination_targets():
     """Final outputs of the contamination stage: empty when disabled; each part when its inputs are there."""
     if not study_enabled("contamination"):
@@ -48,6 +63,8 @@ def contamination_targets():
     targets = []
     if contamination_available([CT_CONSTAT.format(n) for n in CT["constat"]["tables"]] + [CT_ROLES]):
         targets += list(rules.contamination_constat.output)
+    if contamination_available(list(CT_ANCHORS.values())):
+        targets += list(rules.contamination_anchors.output)
     if contamination_aline_shifts():
         targets += list(rules.contamination_aline.output)
     return targets

@@ -13,7 +13,8 @@ delta*. ``delta`` is the mean of the delta*, its interval the basic bootstrap in
 2 delta - q*(1 - alpha / 2) .. 2 delta - q*(alpha / 2), and the one-sided p-value (H0: delta <= 0)
 is ConStat's: the smallest level j / B at which the basic-bootstrap lower bound is >= 0, about the
 fraction of replicates with delta* >= 2 delta (0 means below 1 / B). Holm's step-down over the
-models tested.
+models tested, with 1 / B in place of a p-value of 0 (so with many models it needs B >> models /
+alpha replicates to flag any).
 
 Two curves ([`fit_curve`][holdout.contamination.reference.fit_curve]):
 
@@ -257,7 +258,8 @@ def reference_lens(
     grid = np.linspace(max(0.0, x.min() - 0.05), min(1.0, x.max() + 0.05), 101)
     deltas, curves = _replicates(draws, fit, chance, grid, np.random.default_rng(seed))
     mean, low, high, p = bootstrap_summary(deltas, alpha)
-    p_holm = holm(np.clip(p, 1e-300, 1.0)) if p.size else p
+    # a p-value of 0 only says p < 1 / B: Holm gets 1 / B for it, never more than the bootstrap resolves
+    p_holm = holm(np.clip(p, 1.0 / deltas.shape[0], 1.0)) if p.size else p
     tested = ~is_ref if tested is None else np.asarray(tested, bool)
     table = pd.DataFrame(
         {
