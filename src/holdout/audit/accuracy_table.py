@@ -147,7 +147,16 @@ def run_accuracy_table(args: argparse.Namespace) -> dict[str, object]:
         raise AuditError("--accuracies needs --columns ORIG NEW and --sizes N_ORIG N_NEW")
     if min(args.sizes) < 1:
         raise AuditError(f"--sizes must be positive test-set sizes, got {args.sizes}")
+    lens_only = [o for o in ("fit", "chance", "n_bootstrap") if getattr(args, o, None) is not None]
+    if lens_only and not getattr(args, "reference_models", None):
+        option = "--" + lens_only[0].replace("_", "-")
+        raise AuditError(f"{option} is an option of the reference lens: add --reference-models FILE")
     table, scale = read_accuracy_table(args.accuracies, list(args.columns))
+    checked = None
+    if getattr(args, "reference_models", None):
+        from holdout.audit.reference_lens import check_reference_args
+
+        checked = check_reference_args(args, table)
     if len(table) < 3:
         raise AuditError(f"--accuracies {args.accuracies}: {len(table)} models; the fits need at least 3")
     orig, new = args.columns
@@ -156,6 +165,10 @@ def run_accuracy_table(args: argparse.Namespace) -> dict[str, object]:
     info = {"accuracies": str(args.accuracies), "scale_read_as": scale}
     summary = write_table(audit, out, f"{Path(args.accuracies).name}: {new} vs {orig}", orig, new, **info)
     summary["new"] = {"verdict": table_verdict(audit)}
+    if checked is not None:
+        from holdout.audit.reference_lens import run_reference_lens
+
+        summary["reference"] = run_reference_lens(args, table, scale, out, checked)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     _report(out, Path(args.accuracies).name, list(args.columns), summary, audit, summary["new"]["verdict"])
     return summary

@@ -18,7 +18,8 @@ from typing import NoReturn
 
 import numpy as np
 
-from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, load_audit_predictions, selection_bits
+from holdout.audit.aline_lens import read_unlabeled, write_aline
+from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, align_models, load_audit_predictions, selection_bits
 from holdout.audit.inputs import (
     chance_warnings,
     check_input_path,
@@ -32,8 +33,8 @@ from holdout.audit.inputs import (
 )
 from holdout.audit.leaderboard_cli import add_leaderboard_arguments, run_leaderboard_audit
 from holdout.audit.logs_cli import add_logs_arguments, run_logs_audit
-from holdout.audit.output import check_owned_out
-from holdout.audit.run import LENSES, AuditOptions, run_audit, write_audit
+from holdout.audit.output import atomic_folder, check_owned_out
+from holdout.audit.run import LENSES, AuditOptions, _write_all, run_audit, write_audit
 from holdout.predictions import Predictions
 from holdout.training.plan import add_plan_parser
 
@@ -50,6 +51,9 @@ examples:
   holdout audit config/examples/user_predictions.csv --labels config/examples/user_labels.npy --out /tmp/audit
   holdout audit config/examples/user_predictions.csv --labels config/examples/user_labels.npy \\
       --search-size 64 --lenses accuracy,bounds,rvw --eps 0.05 --out /tmp/audit_rvw
+  holdout audit original.csv --labels labels.npy --new-predictions new_unlabeled.csv --out /tmp/aline
+  holdout audit --accuracies table.csv --columns mathqa gsm8k --sizes 2000 1319 \\
+      --reference-models reference_models.txt --chance 0.25 0 --out /tmp/reference
 """
 
 
@@ -199,8 +203,11 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
         check_memory(*shape, args.force, str(args.predictions))  # before reading it whole
     with user_input("--predictions", args.predictions):
         preds, read_as = _load(args, args.predictions, args.labels, "predictions")
-    new = None
-    if args.new_predictions is not None:
+    new = unlabeled = None
+    if args.new_predictions is not None and args.new_labels is None and not args.new_predictions.endswith(".npz"):
+        with user_input("--new-predictions", args.new_predictions):  # no labels: agreement on the line only
+            unlabeled = read_unlabeled(args.new_predictions, preds, args.model_names)
+    elif args.new_predictions is not None:
         with user_input("--new-predictions", args.new_predictions):
             new, _ = _load(args, args.new_predictions, args.new_labels, "--new-predictions")
     elif args.new_labels is not None:
@@ -210,7 +217,14 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
         result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
     kept = lambda note: print(f"holdout audit: note: {note}", file=sys.stderr)  # noqa: E731
-    return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail, on_kept=kept)
+    if new is None and unlabeled is None:
+        return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail, on_kept=kept)
+    with atomic_folder(check_owned_out(args.out, inputs, force=args.force), on_fail, kept) as folder:
+        summary = _write_all(result, folder)
+        aligned = None if new is None else align_models(preds, new, str(args.new_predictions))
+        matrix, labels = (unlabeled, None) if aligned is None else (aligned.predictions, aligned.labels)
+        summary["aline"] = write_aline(preds, matrix, labels, folder)
+    return summary
 
 
 def _search_size(text: str | None) -> int | None:

@@ -21,6 +21,7 @@ from holdout.audit.core import AuditError, selection_bits
 from holdout.audit.correctness import contamination_of, correctness_result, load_correctness, write_contamination_lens
 from holdout.audit.inputs import check_input_path, check_memory, check_out_dir, peek_shape
 from holdout.audit.output import atomic_folder, check_owned_out
+from holdout.audit.reference_lens import add_reference_arguments
 from holdout.audit.run import AuditOptions, _write_all
 
 __all__ = ["add_leaderboard_arguments", "run_leaderboard_audit"]
@@ -46,6 +47,7 @@ def add_leaderboard_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--item-dates", help="CSV (item, YYYY-MM-DD): each item's release date (with --correctness)")
     g.add_argument("--model-dates", help="CSV (model, YYYY-MM-DD): each model's training cut-off")
     g.add_argument("--split", help="YYYY-MM-DD: items before it are the original set, items from it on the new one")
+    add_reference_arguments(g)
 
 
 def _options(args: argparse.Namespace) -> AuditOptions:
@@ -130,6 +132,9 @@ def run_leaderboard_audit(
         out = _owned_out(args, [args.accuracies])
         with atomic_folder(out, on_fail, _note) as folder:
             return run_accuracy_table(argparse.Namespace(**(vars(args) | {"out": str(folder)})))
+    reference = ("--reference-models", "--fit", "--chance", "--n-bootstrap")
+    if args.accuracies is None and any(getattr(args, o[2:].replace("-", "_"), None) for o in reference):
+        raise AuditError(f"{', '.join(reference)}: the reference-benchmark lens needs --accuracies TABLE.csv")
     if not args.correctness:
         if args.samples is not None or dated or args.columns or args.sizes:
             raise AuditError("--samples, --columns, --sizes and the date options need --correctness or --accuracies")

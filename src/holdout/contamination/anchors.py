@@ -199,7 +199,8 @@ def read_matharena(
         found.append(f"API id {model!r} carries several release dates ({dates}): key on config_path")
     parsed = pd.to_datetime(comps["date"], errors="coerce")
     for _, r in comps[parsed.isna()].iterrows():
-        found.append(f"{r['config_path']}: date {r['date']!r} is not one day (left out)")
+        what = f"{str(r['date']).count(':')} per-problem dates" if str(r["date"]).startswith("{") else repr(r["date"])
+        found.append(f"{r['config_path']}: date is {what}, not one day (left out)")
     for i, r in comps[parsed.dt.year > 2100].iterrows():
         found.append(f"{r['config_path']}: placeholder date {parsed[i]:%Y-%m-%d} (left out)")
     for i, r in comps.iterrows():

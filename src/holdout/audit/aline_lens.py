@@ -1,0 +1,76 @@
+"""``holdout audit PREDICTIONS --labels L --new-predictions NEW`` without ``--new-labels``: agreement
+on the line.
+
+The new predictions alone (no labels) give each model's new-set accuracy estimated by ALine-S and
+ALine-D ([`aline`][holdout.contamination.aline], Baek et al. 2022): ``aline.csv`` with ``model``,
+``accuracy_original``, ``aline_s``, ``aline_d`` (fractions) and, when the new labels are known
+(``--new-labels``, or inside a ``.npz``), ``accuracy_new`` and the errors. A heuristic: right when
+the pairs' agreement and the models' accuracy share their probit line, which the new labels alone
+could confirm; the agreement line's R^2 is reported as the precondition.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from holdout.audit.core import AuditError
+from holdout.contamination.aline import aline
+from holdout.data import DataError
+from holdout.data.user import read_user_predictions
+from holdout.predictions import Predictions
+
+__all__ = ["read_unlabeled", "write_aline"]
+
+#: ALine fits lines through pairs of models: fewer than this many models are not enough.
+MIN_MODELS = 3
+
+
+def read_unlabeled(path: str | Path, original: Predictions, model_names: list[str] | None) -> np.ndarray:
+    """The new-set predictions of ``original``'s models (``.csv`` / ``.npy``, no labels), K x n in
+    ``original``'s model order."""
+    try:
+        preds, names = read_user_predictions(path, model_names)
+    except DataError as exc:
+        raise AuditError(f"--new-predictions {exc}") from None
+    if sorted(names) != sorted(original.model_names):
+        missing = sorted(set(original.model_names) ^ set(names))
+        raise AuditError(
+            f"--new-predictions {path}: the models differ from PREDICTIONS' ({missing[0]!r} is in one file only)"
+        )
+    if preds.shape[1] == 0:
+        raise AuditError(f"--new-predictions {path}: no predictions (0 items)")
+    order = [names.index(m) for m in original.model_names]
+    return preds[order]
+
+
+def write_aline(original: Predictions, new: np.ndarray, new_labels: np.ndarray | None, folder: Path) -> dict:
+    """``aline.csv`` in ``folder`` and the ``aline`` entry of ``summary.json`` (returned)."""
+    if original.num_models < MIN_MODELS:
+        return {"skipped": f"agreement on the line needs at least {MIN_MODELS} models, got {original.num_models}"}
+    r = aline(original.model_names, original.predictions, original.labels, new, new_labels)
+    r.models.to_csv(folder / "aline.csv", index=False)
+    entry: dict = {
+        "models": len(r.models),
+        "new_items": int(new.shape[1]),
+        "agreement_line": {"slope": r.agreement.slope, "bias": r.agreement.bias, "r2": r.agreement.r2},
+        "mean_aline_s": float(r.models["aline_s"].mean()),
+        "mean_aline_d": float(r.models["aline_d"].mean()),
+        "labels_used": "none (ALine reads only the predictions)",
+        "verdict": (
+            f"ALine-D predicts a mean new-set accuracy of {100 * r.models['aline_d'].mean():.1f}% (original "
+            f"{100 * r.models['accuracy_original'].mean():.1f}%); agreement line R^2 = {r.agreement.r2:.3f} "
+            "(heuristic, Baek et al. 2022: valid when agreement and accuracy share the line)"
+        ),
+    }
+    if r.accuracy is not None:
+        entry["accuracy_line"] = {"slope": r.accuracy.slope, "bias": r.accuracy.bias, "r2": r.accuracy.r2}
+        entry["mae_points"] = {k: 100 * float(r.models[f"error_{k}"].abs().mean()) for k in ("s", "d", "naive")}
+    summary_path = folder / "summary.json"
+    if summary_path.is_file():
+        summary = json.loads(summary_path.read_text())
+        summary["aline"] = entry
+        summary_path.write_text(json.dumps(summary, indent=2) + "\n")
+    return entry

@@ -1,0 +1,132 @@
+"""``holdout audit --accuracies TABLE.csv --columns REFERENCE BENCHMARK --sizes N_R N_B --reference-models FILE``.
+
+ConStat's reference-benchmark test ([`reference_lens`][holdout.contamination.reference_lens],
+Dekoninck et al. 2024) on an accuracy table: the curve from the reference benchmark's accuracy to
+the benchmark's through the reference models (FILE: one model name per line, at least 5), each
+other model's delta = benchmark - predicted with a basic-bootstrap interval, ConStat's one-sided
+p-value and Holm's correction. From a table alone the bootstrap is parametric (every accuracy
+redrawn as Binomial(n, p) / n, the models independently): labelled so in ``summary.json``.
+Writes ``reference_lens.csv`` (percent when the table is in percent) and ``reference_curve.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from holdout.audit.core import AuditError
+from holdout.contamination.reference import FITS, MIN_REFERENCE_MODELS, ReferenceLens, binomial_draws, reference_lens
+
+__all__ = ["add_reference_arguments", "check_reference_args", "read_reference_models", "run_reference_lens"]
+
+
+def add_reference_arguments(g: argparse._ArgumentGroup) -> None:
+    """``--reference-models``, ``--fit``, ``--chance``, ``--n-bootstrap`` (with ``--accuracies``)."""
+    g.add_argument(
+        "--reference-models",
+        metavar="FILE",
+        help="with --accuracies: one model name per line, the reference models (>= 5) of ConStat's test; "
+        "--columns is then REFERENCE BENCHMARK and every other model is tested (writes reference_lens.csv)",
+    )
+    g.add_argument(
+        "--fit",
+        choices=FITS,
+        help="curve through the reference models: spline (default; ConStat's smoothing spline with the "
+        "random-guess point) or probit (our line on chance-normalised probit axes)",
+    )
+    g.add_argument(
+        "--chance",
+        nargs=2,
+        type=float,
+        metavar=("R", "B"),
+        help="random-guess accuracy (fraction) on the reference benchmark and on the benchmark (default 0 0)",
+    )
+    g.add_argument("--n-bootstrap", type=int, help="bootstrap replicates of the reference lens (default 1000)")
+
+
+def read_reference_models(path: str | Path, models: pd.Series) -> np.ndarray:
+    """The table rows named in ``path`` (one name per line, blank lines ignored): a boolean mask."""
+    path = Path(path)
+    if not path.is_file():
+        raise AuditError(f"--reference-models {path}: file not found")
+    try:
+        names = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+    except UnicodeDecodeError:
+        raise AuditError(f"--reference-models {path}: not a text file of model names") from None
+    unknown = sorted(set(names) - set(models))
+    if unknown:
+        raise AuditError(f"--reference-models {path}: {unknown[0]!r} is not a model of the --accuracies table")
+    mask = models.isin(names).to_numpy()
+    if mask.sum() < MIN_REFERENCE_MODELS:
+        raise AuditError(
+            f"--reference-models {path}: {int(mask.sum())} reference models; ConStat's test needs at least "
+            f"{MIN_REFERENCE_MODELS}"
+        )
+    if mask.all():
+        raise AuditError(f"--reference-models {path}: every model is a reference model; nothing is left to test")
+    return mask
+
+
+def check_reference_args(args: argparse.Namespace, table: pd.DataFrame) -> tuple[np.ndarray, str, tuple, int]:
+    """Every option of the lens checked before any work: the reference mask, fit, chance, replicates."""
+    fit = args.fit or "spline"
+    chance = tuple(args.chance) if args.chance else (0.0, 0.0)
+    if not all(0 <= c < 1 for c in chance):
+        raise AuditError(f"--chance must be two accuracies in [0, 1) (fractions), got {args.chance}")
+    n_boot = 1000 if args.n_bootstrap is None else args.n_bootstrap
+    if not 100 <= n_boot <= 100000:
+        raise AuditError(f"--n-bootstrap must be in [100, 100000], got {args.n_bootstrap}")
+    return read_reference_models(args.reference_models, table["model"]), fit, chance, n_boot
+
+
+def run_reference_lens(
+    args: argparse.Namespace, table: pd.DataFrame, scale: str, out: Path, checked: tuple
+) -> dict[str, object]:
+    """The lens on ``table`` (fractions; columns model, REFERENCE, BENCHMARK) with the options
+    ``checked`` by [`check_reference_args`][holdout.audit.reference_lens.check_reference_args];
+    writes its two CSVs into ``out`` and returns the ``reference`` entry of ``summary.json``."""
+    is_ref, fit, chance, n_boot = checked
+    ref, bench = args.columns
+    x, y = table[ref].to_numpy(float), table[bench].to_numpy(float)
+    rng = np.random.default_rng(0)
+    draws = binomial_draws(x[is_ref], y[is_ref], x[~is_ref], y[~is_ref], tuple(args.sizes), n_boot, rng)
+    try:
+        lens = reference_lens(table["model"], x, y, is_ref, draws, fit, chance, args.alpha)
+    except ValueError as exc:
+        raise AuditError(f"--reference-models {args.reference_models}: {exc}") from None
+    _write(lens, 100.0 if scale == "percent" else 1.0, out)
+    return _summary(lens, args, fit, chance, scale)
+
+
+def _write(lens: ReferenceLens, unit: float, out: Path) -> None:
+    t = lens.models.copy()
+    cols = ["reference", "benchmark", "predicted", "delta", "delta_low", "delta_high"]
+    t[cols] = t[cols] * unit
+    t.to_csv(out / "reference_lens.csv", index=False)
+    (lens.curve * unit).to_csv(out / "reference_curve.csv", index=False)
+
+
+def _summary(lens: ReferenceLens, args: argparse.Namespace, fit: str, chance: tuple[float, float], scale: str) -> dict:
+    t = lens.models
+    return {
+        "reference_models_file": str(args.reference_models),
+        "reference_column": args.columns[0],
+        "benchmark_column": args.columns[1],
+        "reference_models": lens.n_reference,
+        "tested_models": len(t),
+        "fit": fit,
+        "chance": list(chance),
+        "bootstrap": lens.bootstrap,
+        "n_bootstrap": lens.n_bootstrap,
+        "alpha": lens.alpha,
+        "units": scale,
+        "above_curve_holm": t.loc[t["significant"], "model"].tolist(),
+        "verdict": (
+            f"{int(t['significant'].sum())} of {len(t)} models above the curve through {lens.n_reference} reference "
+            f"models (Holm, alpha = {lens.alpha:g}; {lens.bootstrap}, heuristic: the curve assumes the reference "
+            "models are uncontaminated)"
+        ),
+    }
