@@ -9,6 +9,8 @@
   read and reproduced from their own columns.
 - [`holdout.contamination.aline`][holdout.contamination.aline]: agreement on the line (Baek et al.
   2022), new-set accuracy from unlabeled new-set predictions.
+- [`holdout.contamination.anchors`][holdout.contamination.anchors]: GSM1k, MMLU-CF, ObsScaling and
+  MathArena read as published, recomputed, and what is off in their files.
 - [`holdout.contamination.plots`][holdout.contamination.plots]: the study's figures.
 
 Reference-benchmark lens
