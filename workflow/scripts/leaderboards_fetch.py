@@ -1,18 +1,19 @@
-"""Fetch one leaderboard file from the mirror (data.mirror) or its pinned URL (leaderboards.urls),
+"""Fetch one leaderboards input file from the mirror (data.mirror) or its pinned URL (leaderboards.urls),
 verified against its checksum (holdout.data.fetch)."""
 
-from holdout.data.fetch import fetch, source_of
+from holdout.data.fetch import fetch_configured
 from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
-config = snakemake.config  # noqa: F821
-relpath = snakemake.wildcards.relpath  # noqa: F821
-mirror = config["data"].get("mirror")
-log.info("source: %s", f"mirror {mirror}" if mirror else "download from leaderboards.urls")
+relpath, config = snakemake.wildcards.relpath, snakemake.config  # noqa: F821
 with timed(log, f"fetch {relpath}"):
-    fetch(
-        source_of(relpath, mirror, config["leaderboards"]["urls"]),
+    urls = config["leaderboards"]["urls"]
+    fetch_configured(
+        relpath,
+        config["data"].get("mirror"),
+        urls,
         snakemake.output[0],
         snakemake.params.checksum,
+        "leaderboards",
         log=log,
     )  # noqa: F821

@@ -24,6 +24,7 @@ from holdout.data.names import check_relpath
 __all__ = [
     "checksum_of",
     "fetch",
+    "fetch_configured",
     "parse_checksum",
     "remove_stale_partials",
     "resolve_url",
@@ -188,3 +189,20 @@ def fetch(
             tmp.unlink()
     log.info("verified %s (%s)", dest, checksum)
     return dest
+
+
+def fetch_configured(
+    relpath: str,
+    mirror: str | Path | None,
+    urls: Mapping[str, str],
+    dest: str | Path,
+    checksum: str,
+    section: str,
+    *,
+    log: logging.Logger | None = None,
+) -> Path:
+    """One mirror-relative file of a study's inputs: from ``mirror`` (``data.mirror``) or its pinned
+    URL (the study's ``<section>.urls``), verified against ``checksum`` ([`fetch`][holdout.data.fetch.fetch])."""
+    log = log or LOG
+    log.info("source: %s", f"mirror {mirror}" if mirror else f"download from {section}.urls")
+    return fetch(source_of(relpath, mirror, urls), dest, checksum, log=log)
