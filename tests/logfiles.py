@@ -46,3 +46,20 @@ def lcb_problem(qid: str, date: str, graded: list[bool]) -> dict:
         "pass@1": graded.count(True) / len(graded),
         "metadata": [],
     }
+
+
+def five_lmeval_runs(folder: Path, n: int = 200, seed: int = 7) -> list[Path]:
+    """Five models' lm-eval runs of one multiple-choice task with two metrics (acc, acc_norm), the
+    errors tied through a per-item difficulty, in <org>__<model>/ folders as lm_eval writes them."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    hard = rng.random(n)
+    paths = []
+    for k, (name, skill) in enumerate(zip("abcde", [0.35, 0.5, 0.55, 0.62, 0.8])):
+        acc = (0.6 * hard + 0.4 * rng.random(n) < skill).astype(int)
+        norm = np.where(rng.random(n) < 0.1, 1 - acc, acc)
+        rows = [row(i, acc=int(a), acc_norm=int(b)) for i, (a, b) in enumerate(zip(acc, norm))]
+        stamp = f"2025-03-0{k + 1}T10-00-00.000000"
+        paths.append(lmeval_run(folder / f"org__model-{name}", "arc_easy", rows, f"org/model-{name}", stamp))
+    return paths

@@ -120,6 +120,8 @@ def test_lmeval_new_layout_model_from_results_file(logs):
     )
     assert m.runs["metric"].iloc[0] == "exact_match" and m.runs["task"].iloc[0] == "math_perturbed_full"
     assert (m.values == 0).all()
+    # published as a test fixture: the results file counts 5,000 samples, the samples file keeps 10 rows
+    assert any("its results file counts 5000 samples of math_perturbed_full, the file has 10" in n for n in m.notes)
 
 
 def test_every_eval_ever_equals_the_helm_run_it_was_converted_from(logs):

@@ -8,9 +8,9 @@ with two filters (gsm8k: ``strict-match`` and ``flexible-extract``) has two rows
 The model's name is in the ``results_<timestamp>.json`` beside the samples file (``model_name``,
 else ``pretrained=`` of ``config.model_args``), else in the folder name (``org__model``).
 
-The file is streamed one line at a time with the standard library's ``json`` (measured faster
-than 50 MB/s per core on a 200 MB MMLU-Pro-like file, see the Python API page): a 400 MB run is
-read without holding its prompts.
+The file is streamed one line at a time with the standard library's ``json``, keeping only each
+row's id, filter and metric values: a 400 MB run is read without holding its prompts, well above
+50 MB per CPU second (measured by ``benchmarks/bench_logs.py``; the evaluation logs page shows it).
 """
 
 from __future__ import annotations
@@ -65,13 +65,13 @@ def _scan(path: Path) -> dict[str, list[tuple[str, dict[str, object]]]]:
     return table
 
 
-def _model_and_date(path: Path) -> tuple[str, str | None]:
-    """The model name from the results file beside ``path`` (else the folder name) and the run's
-    timestamp from the file name."""
+def _results(path: Path, task: str) -> tuple[str, str | None, int | None]:
+    """The model name from the results file beside ``path`` (else the folder name), the run's
+    timestamp from the file name, and the number of samples the results file counts for ``task``."""
     m = _NAME.match(path.name)
     stamp = m.group("stamp") if m else None
     results = path.with_name(f"results_{stamp}.json") if stamp else None
-    model = path.parent.name.replace("__", "/")
+    model, effective = path.parent.name.replace("__", "/"), None
     if results is not None and results.is_file():
         try:
             data = json.loads(results.read_text(encoding="utf-8"))
@@ -80,11 +80,12 @@ def _model_and_date(path: Path) -> tuple[str, str | None]:
         args = str(data.get("config", {}).get("model_args") or "")
         pretrained = re.search(r"(?:^|,)\s*(?:pretrained|model)=([^,]+)", args)
         model = str(data.get("model_name") or (pretrained.group(1) if pretrained else model))
+        effective = ((data.get("n-samples") or {}).get(task) or {}).get("effective")
     date = None
     if stamp:
         day, clock = stamp.split("T")
         date = f"{day}T{clock.split('.')[0].replace('-', ':')}"
-    return model, date
+    return model, date, effective
 
 
 def read_lmeval(path: str | Path, select: Selection = ANY) -> list[RunScores]:
@@ -111,5 +112,8 @@ def read_lmeval(path: str | Path, select: Selection = ANY) -> list[RunScores]:
                 "(a corpus-level metric has no per-item score; choose another with --metric)"
             )
     scores = check_scores(values, ids, f"metric {metric!r}", path)
-    model, date = _model_and_date(path)
-    return [RunScores(model, task, metric, flt, tuple(ids), scores, str(path), "lm-eval", date)]
+    model, date, effective = _results(path, task)
+    notes = ()
+    if isinstance(effective, int) and effective != len(ids):
+        notes = (f"{path.name}: its results file counts {effective} samples of {task}, the file has {len(ids)}",)
+    return [RunScores(model, task, metric, flt, tuple(ids), scores, str(path), "lm-eval", date, notes=notes)]
