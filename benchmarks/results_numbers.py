@@ -1,12 +1,16 @@
 """Collect the numbers a study page quotes from a run's result files into ``docs/measurements/``.
 
     python benchmarks/results_numbers.py adaptive [--load-note TEXT]
+    python benchmarks/results_numbers.py leaderboards [--load-note TEXT]
 
-reads ``results/adaptive/<set>/summary.json``, ``table.csv`` and the rules' benchmark files
-(``logs/adaptive/run_<set>.benchmark.tsv``) of the run in the working directory and writes
-``docs/measurements/adaptive_results.json``; ``python benchmarks/update_docs_numbers.py`` then
-writes its values into docs/studies/adaptive.md. So the page's numbers are those of the re-run,
-never typed by hand.
+``adaptive`` reads ``results/adaptive/<set>/summary.json``, ``table.csv`` and the rules' benchmark
+files (``logs/adaptive/run_<set>.benchmark.tsv``) of the run in the working directory and writes
+``docs/measurements/adaptive_results.json``; ``leaderboards`` reads every
+``results/leaderboards/fits/<pair>/summary.json`` and ``results/leaderboards/livecodebench/``
+(``contamination.json``, ``contamination_checks.csv``) and writes
+``docs/measurements/leaderboards_results.json``. ``python benchmarks/update_docs_numbers.py`` then
+writes the values into the study pages. So the pages' numbers are those of the re-run, never typed
+by hand.
 """
 
 from __future__ import annotations
@@ -74,24 +78,57 @@ def adaptive(results: Path, logs: Path, note: str) -> dict[str, object]:
     sets = sorted(p.parent for p in results.glob("*/summary.json"))
     if not sets:
         raise SystemExit(f"no {results}/<set>/summary.json: run the adaptive targets first")
-    cpu = " ".join(cpu_model().split()[:2])
-    return {
-        "what": "adaptive study, default config (10 splits): the headline rows of results/adaptive/<set>/summary.json",
-        "command": "snakemake --cores 2 --configfile config/offline.yaml -- results/adaptive/<set>/overfit.png "
+    return _stamp(
+        "adaptive study, default config (10 splits): the headline rows of results/adaptive/<set>/summary.json",
+        "snakemake --cores 2 --configfile config/offline.yaml -- results/adaptive/<set>/overfit.png "
         "for the four sets; python benchmarks/results_numbers.py adaptive",
+        note,
+    ) | {folder.name: adaptive_set(folder, logs) for folder in sets}
+
+
+def _stamp(what: str, command: str, note: str) -> dict[str, object]:
+    return {
+        "what": what,
+        "command": command,
         "date": datetime.date.today().isoformat(),
-        "machine": {"cpu": cpu, "cores": os.cpu_count()},
+        "machine": {"cpu": " ".join(cpu_model().split()[:2]), "cores": os.cpu_count()},
         "load": note or f"load average {os.getloadavg()[0]:.1f} when collected",
-        **{folder.name: adaptive_set(folder, logs) for folder in sets},
+    }
+
+
+def leaderboards(results: Path, note: str) -> dict[str, object]:
+    """Every pair's summary.json by name, and LiveCodeBench's contamination summary and checks."""
+    pairs = sorted(results.glob("fits/*/summary.json"))
+    if not pairs:
+        raise SystemExit(f"no {results}/fits/<pair>/summary.json: run the leaderboards targets first")
+    lcb = results / "livecodebench"
+    checks = pd.read_csv(lcb / "contamination_checks.csv")
+    key = checks["check"].str.replace(r"[^A-Za-z0-9]+", "_", regex=True).str.strip("_").str.lower()
+    return _stamp(
+        "leaderboards study, default config: each pair's summary.json and LiveCodeBench's contamination split",
+        "snakemake --cores 2 --configfile config/offline.yaml -- results/leaderboards/fits.csv "
+        "results/leaderboards/livecodebench/contamination_checks.csv; "
+        "python benchmarks/results_numbers.py leaderboards",
+        note,
+    ) | {
+        "pairs": {path.parent.name: json.loads(path.read_text()) for path in pairs},
+        "livecodebench": {
+            "contamination": json.loads((lcb / "contamination.json").read_text()),
+            "lenses": json.loads((lcb / "lenses.json").read_text()),
+            "checks": {k: r for k, r in zip(key, checks.to_dict(orient="records"), strict=True)},
+        },
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("study", choices=["adaptive"])
+    ap.add_argument("study", choices=["adaptive", "leaderboards"])
     ap.add_argument("--load-note", default="", help="a word on the machine's load during the run")
     args = ap.parse_args(argv)
-    data = adaptive(Path("results/adaptive"), Path("logs/adaptive"), args.load_note)
+    if args.study == "adaptive":
+        data = adaptive(Path("results/adaptive"), Path("logs/adaptive"), args.load_note)
+    else:
+        data = leaderboards(Path("results/leaderboards"), args.load_note)
     dest = REPO / "docs" / "measurements" / f"{args.study}_results.json"
     dest.write_text(json.dumps(data, indent=2) + "\n")
     print(f"wrote {dest.relative_to(REPO)}: now run python benchmarks/update_docs_numbers.py", flush=True)

@@ -42,9 +42,13 @@ def _minsec(x: float) -> str:
 FORMATS: dict[str, Callable[[object], str]] = {
     "str": str,
     "int": lambda x: f"{round(float(x)):,}",  # 1,726
+    "f0": lambda x: f"{float(x):.0f}",
     "f1": lambda x: f"{float(x):.1f}",
     "f2": lambda x: f"{float(x):.2f}",
     "f3": lambda x: f"{float(x):.3f}",
+    "f4": lambda x: f"{float(x):.4f}",
+    "p": lambda x: f"{float(x):.1g}" if float(x) > 0 else "< 1e-300",  # a p-value (0: below double range)
+    "names": lambda x: ", ".join(f"`{v}`" for v in x),
     "signed3": lambda x: f"{float(x):+.3f}",
     "pct0": lambda x: f"{100 * float(x):.0f}%",  # a fraction as a whole percent
     # an adaptive headline row (results_numbers.py): mean ± sd of the overfit over splits, (largest)

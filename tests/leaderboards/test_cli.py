@@ -54,9 +54,15 @@ def test_correctness_pass_rates_and_contamination(tmp_path, capsys):
     args += ["--item-dates", str(tmp_path / "items.csv"), "--model-dates", str(tmp_path / "models.csv")]
     assert main([*args, "--split", "2023-06-01"]) == 0
     s = json.loads((tmp_path / "o/summary.json").read_text())
-    assert s["contamination"]["contaminated"] == ["m8", "m9"]
+    assert s["contamination"]["below_line"] == ["m8", "m9"]
     assert s["contamination"]["line_models"] == 8
     assert "[contamination] 2 of 2" in capsys.readouterr().out
+    # the verdicts say what their numbers are for pass rates
+    assert "Beta-quantile interval on the mean pass rate" in s["accuracy"]["verdict"]
+    assert "Clopper-Pearson" not in s["accuracy"]["verdict"]
+    assert "expected number of failing models rounds to 0" in s["similarity"]["verdict"]
+    assert "heuristic extension" in s["bounds"]["verdict"] and "conservative" in s["bounds"]["verdict"]
+    assert "heuristic test" in s["contamination"]["verdict"]
     # expected agreement for pass rates
     p = v
     expected = np.mean(p[0] * p[1] + (1 - p[0]) * (1 - p[1]))

@@ -194,7 +194,7 @@ def test_contamination_flags_models_that_saw_the_early_items():
     assert (res.n_original, res.n_new) == (1000, 1000)
     assert res.fit.n == 10 and res.fit.slope == pytest.approx(1.0, abs=0.15)
     assert t["role"].tolist() == ["line"] * 10 + ["placed"] * 2
-    assert t["contaminated"].tolist() == [False] * 10 + [True, True]
+    assert t["below_line"].tolist() == [False] * 10 + [True, True]
 
 
 def test_contamination_needs_items_on_both_sides_and_three_clean_models():

@@ -48,8 +48,10 @@ def test_write_table_and_fits_table(tmp_path):
         ]
     ).to_csv(tmp_path / "iv2.csv", index=False)
     table = fits_table([tmp_path / "p" / "summary.json"], [tmp_path / "iv2.csv"])
-    assert table["scale"].tolist() == ["linear (%)", "probit", "linear (%)"]
-    assert table.loc[2, "n_models"] == 3 and table.loc[1, "slope"] == saved["probit_fit"]["slope"]
+    assert table["scale"].tolist() == ["linear (%)", "linear (%), original >= 70%", "probit", "linear (%)"]
+    assert table.loc[3, "n_models"] == 3 and table.loc[2, "slope"] == saved["probit_fit"]["slope"]
+    # the probit row carries its lack of fit
+    assert table.loc[2, "variance_ratio"] == saved["lack_of_fit"]["variance_ratio"]
 
 
 def test_write_lenses_and_contamination(tmp_path):

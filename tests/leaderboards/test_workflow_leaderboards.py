@@ -46,6 +46,6 @@ def test_leaderboards_workflow(tmp_path, repo, shared_data, workflow_runner):
     cont = json.loads((out / "livecodebench/contamination.json").read_text())
     assert cont["line_models"] == 32 and cont["placed_models"] == 13
     assert cont["n_original_items"] + cont["n_new_items"] == 400
-    assert "DSCoder-33b-Ins" in cont["contaminated"]
+    assert "DSCoder-33b-Ins" in cont["below_line"]
     lenses = json.loads((out / "livecodebench/lenses.json").read_text())
     assert lenses["similarity"]["num_models"] == 45 and lenses["testable_models"]["union_k"] >= 1

@@ -117,6 +117,7 @@ rule leaderboards_livecodebench:
         contamination_csv=f"{LB_RESULTS}/livecodebench/contamination.csv",
         contamination_line=f"{LB_RESULTS}/livecodebench/contamination_line.csv",
         contamination_json=f"{LB_RESULTS}/livecodebench/contamination.json",
+        checks=f"{LB_RESULTS}/livecodebench/contamination_checks.csv",
     log:
         log_path("leaderboards", "livecodebench"),
     benchmark:
@@ -130,6 +131,9 @@ rule leaderboards_livecodebench:
     params:
         samples=LB["livecodebench"]["samples"],
         split=LB["livecodebench"]["split"],
+        line_models=LB["livecodebench"]["line_models"],
+        placebo_splits=LB["livecodebench"]["placebo_splits"],
+        families=LB["livecodebench"]["families"],
         alpha=LB["alpha"],
         band_level=LB["band_level"],
         eps=LB["eps"],

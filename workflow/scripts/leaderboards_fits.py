@@ -5,7 +5,7 @@ from pathlib import Path
 
 from holdout.leaderboards import accuracy_table_audit
 from holdout.leaderboards.outputs import fits_table, write_table
-from holdout.leaderboards.sources import pair_table
+from holdout.leaderboards.sources import pair_table, split_off_size, timm_in1k_only
 from holdout.runlog import script_logger, timed
 from holdout.tables import markdown_table
 from holdout.tables import write_table as write_csv_md
@@ -17,6 +17,9 @@ for name, summary_path in zip(params.pairs, out.summaries, strict=True):
     pair = params.pairs[name]
     with timed(log, f"accuracy-table audit {name}"):
         t = pair_table(pair["source"], files, pair["original"], pair["new"])
+        excluded: list[str] = []
+        if pair["source"] == "evalplus":  # values of another version of the set: flagged, left out
+            t, excluded = split_off_size(t, [pair["original"], pair["new"]], [pair["n_original"], pair["n_new"]])
         audit = accuracy_table_audit(
             t["model"],
             t[pair["original"]],
@@ -25,6 +28,8 @@ for name, summary_path in zip(params.pairs, out.summaries, strict=True):
             pair["n_new"],
             params.alpha,
             params.band_level,
+            baseline=timm_in1k_only(t["model"]) if pair.get("baseline") == "in1k_only" else None,
+            paired=bool(pair.get("paired", False)),
         )
         s = write_table(
             audit,
@@ -34,6 +39,7 @@ for name, summary_path in zip(params.pairs, out.summaries, strict=True):
             pair["new"],
             name=name,
             source=pair["source"],
+            excluded_off_size=excluded,
         )
     log.info("%s: linear %s, probit %s", name, s["linear_fit"], s["probit_fit"])
 table = fits_table(list(out.summaries), list(inp.imagenetv2))

@@ -3,6 +3,7 @@
 import numpy as np
 
 from holdout.leaderboards import contamination
+from holdout.leaderboards.checks import contamination_checks
 from holdout.leaderboards.lenses import correctness_lenses
 from holdout.leaderboards.outputs import write_contamination, write_lenses
 from holdout.leaderboards.sources import livecodebench
@@ -18,4 +19,18 @@ with timed(log, "LiveCodeBench lenses"):
         lcb.correctness, lcb.item_dates, lcb.model_dates, np.datetime64(p.split), p.alpha, p.band_level
     )
     summary = write_contamination(split, out.contamination, f"LiveCodeBench, split {p.split}")
-log.info("testable models %s; contaminated: %s", lenses.testable, summary["contaminated"])
+with timed(log, "contamination checks"):
+    platforms = {name: lcb.item_platforms == name for name in ("leetcode", "atcoder")}
+    checks = contamination_checks(
+        lcb.correctness,
+        lcb.item_dates,
+        lcb.model_dates,
+        np.datetime64(p.split),
+        alpha=p.alpha,
+        line_models=list(p.line_models),
+        placebos=list(p.placebo_splits),
+        item_groups=platforms,
+        families=dict(p.families),
+    )
+    checks.to_csv(out.checks, index=False)
+log.info("testable models %s; below the line: %s", lenses.testable, summary["below_line"])

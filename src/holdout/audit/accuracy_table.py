@@ -33,7 +33,7 @@ from holdout.audit.page import (
 from holdout.leaderboards import AccuracyTableAudit, accuracy_table_audit
 from holdout.leaderboards.outputs import write_table
 
-__all__ = ["read_accuracy_table", "run_accuracy_table", "table_verdict"]
+__all__ = ["OFF_LINE_RATIO", "read_accuracy_table", "run_accuracy_table", "table_verdict"]
 
 
 def read_accuracy_table(path: str | Path, columns: list[str]) -> tuple[pd.DataFrame, str]:
@@ -70,15 +70,39 @@ def read_accuracy_table(path: str | Path, columns: list[str]) -> tuple[pd.DataFr
     return pd.DataFrame({"model": df["model"].astype(str), columns[0]: v[:, 0], columns[1]: v[:, 1]}), scale
 
 
+#: residual variance of the probit line above this many times the binomial variance: not one line
+OFF_LINE_RATIO = 4.0
+
+
 def table_verdict(audit: AccuracyTableAudit) -> str:
-    """One line: the fits, the mean gap, the models off the probit line."""
-    lin, pro, t = audit.linear, audit.probit, audit.models
-    sig = int(t["er_significant"].sum())
-    return (
+    """One line: the fits, the mean gap, how well the probit line fits, the models off it (a heuristic)."""
+    lin, pro, t, lof = audit.linear, audit.probit, audit.models, audit.lack_of_fit
+    head = (
         f"{len(t):,} models, mean gap {t['gap'].mean():.2f} points; linear fit new = {lin.slope:.3f} x orig "
-        f"{lin.intercept:+.2f}, probit fit {pro.slope:.3f} z {pro.intercept:+.3f}; {sig:,} model(s) significantly "
-        f"off the probit line (Holm, alpha = {audit.alpha:g})."
+        f"{lin.intercept:+.2f}, probit fit {pro.slope:.3f} z {pro.intercept:+.3f} (R^2 = {lof.r_squared:.3f}; "
+        f"residual variance {lof.variance_ratio:.1f}x what test-set sampling alone gives; quadratic term "
+        + (f"p = {lof.quadratic_p:.2g}). " if lof.quadratic_p > 0 else "p < 1e-300). ")
     )
+    if audit.paired:
+        drops = int(t["drop_significant"].sum())
+        return head + (
+            f"The new set grades the same items more strictly: {drops:,} model(s) score significantly lower on it "
+            f"(exact McNemar on the discordant items, Holm, alpha = {audit.alpha:g}); effective "
+            "robustness is not applicable (paired sets)."
+        )
+    sig = int(t["er_significant"].sum())
+    text = head + (
+        f"{sig:,} model(s) significantly off the probit line (Holm, alpha = {audit.alpha:g}; heuristic: assumes "
+        "the straight probit line is correct)"
+    )
+    if lof.variance_ratio > OFF_LINE_RATIO:
+        text += (
+            ": the models do not lie on one line (accuracy on the line does not hold here), so per-model "
+            "significance mostly reflects lack of fit"
+        )
+    elif lof.quadratic_p < audit.alpha:
+        text += ": the relation is curved, so models at the ends of the accuracy range can be flagged by the curvature"
+    return text + "."
 
 
 #: the columns of the report's table (every column is in models.csv)

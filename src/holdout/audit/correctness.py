@@ -27,7 +27,13 @@ from holdout.leaderboards.outputs import write_contamination
 from holdout.predictions import Predictions
 from holdout.rvw.bound import rvw_bound
 
-__all__ = ["contamination_of", "correctness_result", "load_correctness", "write_contamination_lens"]
+__all__ = [
+    "contamination_of",
+    "contamination_verdict",
+    "correctness_result",
+    "load_correctness",
+    "write_contamination_lens",
+]
 
 
 class _Size(NamedTuple):
@@ -102,6 +108,7 @@ def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str)
         rvw=_rvw(lenses, options) if "rvw" in options.lenses else None,
         notes=tuple(notes),
         adaptive=adaptive,
+        pass_rates=not c.binary,
     )
 
 
@@ -123,16 +130,37 @@ def contamination_of(c: CorrectnessMatrix, args: argparse.Namespace) -> Contamin
         raise AuditError(str(exc)) from None
 
 
+def contamination_verdict(summary: dict) -> str:
+    """The contamination split's verdict: a heuristic test, 'consistent with contamination', the
+    test's reach when nothing is flagged, and a warning for excluded models."""
+    bad, split, line = summary["below_line"], summary["split"], summary["line_models"]
+    head = (
+        f"{len(bad)} of {summary['placed_models']} models with a cut-off on or after {split} score significantly "
+        f"lower on the fresh items than the line of the {line} models with a cut-off before every item predicts "
+        "(heuristic test, one-sided, Holm)"
+    )
+    if bad:
+        text = head + ": consistent with contamination (a drift specific to a model family or item type can do "
+        text += "the same): " + ", ".join(bad[:8]) + (" ..." if len(bad) > 8 else "") + "."
+    else:
+        text = head + (
+            f". With {line} line models and {summary['n_new_items']} fresh items the test flags only drops larger "
+            f"than about {summary['detectable_drop']:.1f} points below the line's prediction."
+        )
+    excluded = summary["excluded_models"]
+    if excluded:
+        text += (
+            f" Warning: {len(excluded)} model(s) with a cut-off inside the original period (after the first item, "
+            f"before the split) are excluded from both the line and the test: {', '.join(excluded[:8])}."
+        )
+    return text
+
+
 def write_contamination_lens(result: Contamination, source: str, out: str | Path) -> dict[str, object]:
     """The contamination figure, CSVs and JSON in ``out``, added to its ``summary.json``."""
     split = str(result.split)
     summary = write_contamination(result, Path(out) / "contamination.png", f"{Path(source).name}: split {split}")
-    bad = summary["contaminated"]
-    summary["verdict"] = (
-        f"{len(bad)} of {summary['placed_models']} models with a cut-off on or after {split} lie significantly "
-        f"below the line of the {summary['line_models']} earlier models (one-sided, Holm): "
-        + (", ".join(bad[:8]) + (" ..." if len(bad) > 8 else "") if bad else "no sign of contamination")
-    )
+    summary["verdict"] = contamination_verdict(summary)
     path = Path(out) / "summary.json"
     full = json.loads(path.read_text())
     full["contamination"] = summary

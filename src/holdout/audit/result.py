@@ -64,13 +64,16 @@ class AuditResult:
     inputs: tuple[str, ...] = field(default=())
     warnings: tuple[str, ...] = field(default=())
     adaptive: AdaptiveLens | None = None
+    pass_rates: bool = False  # a correctness matrix of pass rates: the verdicts say what their numbers are
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""
-        rows = [("accuracy", verdicts.accuracy_verdict(self.accuracy, self.options.alpha))]
+        pr = self.pass_rates
+        rows = [("accuracy", verdicts.accuracy_verdict(self.accuracy, self.options.alpha, pass_rates=pr))]
         rows += [("new", verdicts.new_set_verdict(self.new))] if self.new is not None else []
-        rows += [("similarity", verdicts.similarity_verdict(self.similarity))] if self.similarity is not None else []
-        rows += [("bounds", verdicts.bounds_verdict(self.bounds))] if self.bounds is not None else []
+        sim = self.similarity
+        rows += [("similarity", verdicts.similarity_verdict(sim, pass_rates=pr))] if sim is not None else []
+        rows += [("bounds", verdicts.bounds_verdict(self.bounds, pass_rates=pr))] if self.bounds is not None else []
         rows += [("rvw", verdicts.rvw_verdict(self.rvw))] if self.rvw is not None else []
         return pd.DataFrame(rows, columns=["lens", "verdict"])
 

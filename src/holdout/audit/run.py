@@ -177,7 +177,7 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         "accuracy": {
             "best_model": result.accuracy["model"].iloc[0],
             "best": result.accuracy.iloc[0][["accuracy", "ci_low", "ci_high"]].to_dict(),
-            "verdict": verdicts.accuracy_verdict(result.accuracy, o.alpha),
+            "verdict": verdicts.accuracy_verdict(result.accuracy, o.alpha, pass_rates=result.pass_rates),
         },
     }
     if result.new is not None:
@@ -189,7 +189,9 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         }
     if result.similarity is not None:
         s = asdict(result.similarity.summary)
-        out["similarity"] = s | {"verdict": verdicts.similarity_verdict(result.similarity)}
+        out["similarity"] = s | {
+            "verdict": verdicts.similarity_verdict(result.similarity, pass_rates=result.pass_rates)
+        }
     if result.bounds is not None:
         t = result.bounds
         out["bounds"] = asdict(t) | {
@@ -197,7 +199,7 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
             "naive_bayes_gain": t.naive_bayes_gain,
             "independent_similarity": t.independent_similarity,
             "covered_by": t.covered_by(),
-            "verdict": verdicts.bounds_verdict(result.bounds),
+            "verdict": verdicts.bounds_verdict(result.bounds, pass_rates=result.pass_rates),
         }
     if result.rvw is not None:
         out["rvw"] = asdict(result.rvw) | {"overfit": result.rvw.overfit, "verdict": verdicts.rvw_verdict(result.rvw)}

@@ -15,14 +15,15 @@ def _k(value: int) -> str:
     return f"{value:,}" if value < 1_000_000 else f"{float(value):.2g}"
 
 
-def accuracy_verdict(acc: pd.DataFrame, alpha: float) -> str:
+def accuracy_verdict(acc: pd.DataFrame, alpha: float, *, pass_rates: bool = False) -> str:
     """Best model, the width of its interval, and how many models it cannot be told apart from."""
     best = acc.iloc[0]
     overlap = int((acc["ci_high"] >= best["ci_low"]).sum()) - 1
     width = best["ci_high"] - best["ci_low"]
+    interval = "Beta-quantile interval on the mean pass rate" if pass_rates else "Clopper-Pearson"
     return (
         f"The most accurate of the {len(acc)} models is {best['model']} with {best['accuracy']:.2f}% "
-        f"[{best['ci_low']:.2f}, {best['ci_high']:.2f}] ({100 * (1 - alpha):.0f}% Clopper-Pearson, "
+        f"[{best['ci_low']:.2f}, {best['ci_high']:.2f}] ({100 * (1 - alpha):.0f}% {interval}, "
         f"n = {int(best['n']):,}): the interval is {width:.2f} points wide. "
         f"{overlap} other model(s) have intervals reaching into it, so the test set alone does not "
         "separate them from the best."
@@ -56,7 +57,7 @@ def new_set_verdict(lens: NewSetLens) -> str:
     )
 
 
-def similarity_verdict(lens: SimilarityLens) -> str:
+def similarity_verdict(lens: SimilarityLens, *, pass_rates: bool = False) -> str:
     """Mean similarity vs the independent-errors baseline, and the covering number at the median."""
     s = lens.summary
     text = (
@@ -67,6 +68,11 @@ def similarity_verdict(lens: SimilarityLens) -> str:
         "independent errors predict."
     )
     d = lens.difficulty["fraction_at_most"].to_numpy()
+    if pass_rates:  # difficulty counts the expected number of failing models, rounded
+        return text + (
+            f" On {100 * d[0]:.1f}% of the items the expected number of failing models rounds to 0, on "
+            f"{100 * (1 - d[-2]):.1f}% to all {s.num_models} (Mania et al. Fig. 4, for pass rates)."
+        )
     return text + (
         f" {100 * d[0]:.1f}% of the points are classified correctly by all models and "
         f"{100 * (1 - d[-2]):.1f}% wrongly by all (Mania et al. Fig. 4)."
@@ -92,7 +98,18 @@ def _supported_sentence(lens: BoundsLens) -> str:
     return "Models this test set supports (union / similarity / naive Bayes): " + "; ".join(parts) + ". "
 
 
-def _eps_needed_sentence(lens: BoundsLens) -> str:
+def _pass_rate_labels(pass_rates: bool) -> str:
+    """What the bounds are on pass rates: the union bound a theorem, the similarity ones an extension."""
+    if not pass_rates:
+        return ""
+    return (
+        "For pass rates the union bound is a theorem (conservative: the losses lie in [0, 1]); the similarity "
+        "and naive-Bayes bounds, derived for 0/1 losses and applied here through the expected agreement, are "
+        "a heuristic extension. "
+    )
+
+
+def _eps_needed_sentence(lens: BoundsLens, pass_rates: bool = False) -> str:
     """The headline: the smallest eps at which all K models are guaranteed, under each bound."""
     t = lens
     head = (
@@ -102,21 +119,29 @@ def _eps_needed_sentence(lens: BoundsLens) -> str:
         "under the union bound"
     )
     if t.similarity_eps is None or t.naive_bayes_eps is None:
-        return head + (
-            "; the similarity and naive-Bayes bounds do not apply, because the models agree less than "
-            f"independent errors would ({100 * t.independent_similarity:.1f}%). "
+        return (
+            head
+            + (
+                "; the similarity and naive-Bayes bounds do not apply, because the models agree less than "
+                f"independent errors would ({100 * t.independent_similarity:.1f}%). "
+            )
+            + _pass_rate_labels(pass_rates)
         )
-    return head + (
-        f", within {_eps(t.similarity_eps)} under the similarity bound, and within {_eps(t.naive_bayes_eps)} "
-        "under the naive-Bayes bound (which assumes conditionally independent errors: optimistic). "
+    return (
+        head
+        + (
+            f", within {_eps(t.similarity_eps)} under the similarity bound, and within {_eps(t.naive_bayes_eps)} "
+            "under the naive-Bayes bound (which assumes conditionally independent errors: optimistic). "
+        )
+        + _pass_rate_labels(pass_rates)
     )
 
 
-def bounds_verdict(lens: BoundsLens) -> str:
+def bounds_verdict(lens: BoundsLens, *, pass_rates: bool = False) -> str:
     """The smallest eps at which all K models are guaranteed under each bound (first), the models
     supported at standard eps, then whether the K used are covered at the eps asked for."""
     t = lens
-    head = _eps_needed_sentence(t) + _supported_sentence(t) + f"At the eps you asked for ({t.eps:g}): "
+    head = _eps_needed_sentence(t, pass_rates) + _supported_sentence(t) + f"At the eps you asked for ({t.eps:g}): "
     covered = t.covered_by()
     if covered == "union":
         return head + "even the union bound covers your models; no concern about test-set reuse at this eps."

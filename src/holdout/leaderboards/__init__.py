@@ -3,9 +3,12 @@
 - [`holdout.leaderboards.correctness`][holdout.leaderboards.correctness]: K models x n items,
   0/1 or pass rates: accuracy intervals, similarity, covering numbers, difficulty.
 - [`holdout.leaderboards.fits`][holdout.leaderboards.fits]: accuracy tables: Clopper-Pearson from
-  sizes, the linear and probit fits, effective robustness with a Holm-corrected test.
+  sizes, the linear and probit fits, their lack of fit, effective robustness with a Holm-corrected
+  (heuristic) test, Taori et al.'s baseline, the paired test of a stricter grading.
 - [`holdout.leaderboards.dates`][holdout.leaderboards.dates]: items split by date, the line of the
-  clean models, contamination verdicts.
+  clean models, the models below it (a heuristic test, consistent with contamination);
+  [`holdout.leaderboards.checks`][holdout.leaderboards.checks]: its robustness checks (placebo
+  splits, item groups, families, a restricted line).
 - [`holdout.leaderboards.sources`][holdout.leaderboards.sources]: readers of timm's tables, the
   ImageNet robustness testbed, EvalPlus and LiveCodeBench.
 - [`holdout.leaderboards.plots`][holdout.leaderboards.plots]: the study's figures;

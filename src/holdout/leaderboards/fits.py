@@ -5,7 +5,12 @@ is enough for Recht et al.'s (2019) question: the gap per model, the line of new
 accuracy (linear scale, Recht et al. 2018 Eq. 3) and its probit-scale counterpart ("accuracy on
 the line", Miller et al. 2021; the probit axes of Recht et al. 2019 Figure 1), each with standard
 errors and the pointwise band, and each model's distance to the probit line (effective
-robustness, Taori et al. 2020) with an interval and a Holm-corrected test.
+robustness, Taori et al. 2020) with an interval and a Holm-corrected test. That test is a heuristic:
+it asks whether a model lies off a *straight* probit line by more than test-set sampling noise, so
+[`lack_of_fit`][holdout.leaderboards.fits.lack_of_fit] says how well one straight line describes
+the models (where it does not, the per-model verdicts mostly measure lack of fit). Taori et al.'s
+own baseline is a line fitted to models trained on ImageNet alone: ``baseline`` fits the line to a
+subset and places every model against it.
 
 Accuracies here are fractions in [0, 1]; the tables
 ([`accuracy_table_audit`][holdout.leaderboards.fits.accuracy_table_audit]) are in percent.
@@ -21,14 +26,18 @@ import pandas as pd
 
 from holdout.stats import LinearFit, fit_band, linear_fit
 from holdout.stats import holm as holm_log
+from holdout.stats.paired import mcnemar_log_pvalue
 
 __all__ = [
     "AccuracyTableAudit",
     "EffectiveRobustness",
+    "LackOfFit",
+    "lack_of_fit",
     "accuracy_table_audit",
     "clopper_pearson_many",
     "effective_robustness",
     "holm",
+    "paired_drop_test",
     "probit",
     "probit_fit",
 ]
@@ -141,11 +150,68 @@ def effective_robustness(
     )
 
 
+def paired_drop_test(
+    original: npt.ArrayLike, new: npt.ArrayLike, n: int, alpha: float = 0.05
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exact McNemar test, per model, of the original against the new grading of the same items.
+
+    For a new set that is the original graded more strictly (EvalPlus: the same problems and
+    samples, more tests) every item passing the new tests passes the original ones, so the
+    discordant items are b = k_orig - k_new passing only the original tests and c = 0 the other way
+    (in general the fewest consistent with the margins: b = max(k_o - k_n, 0), c = max(k_n - k_o, 0)).
+    Exact two-sided McNemar ([`mcnemar_log_pvalue`][holdout.stats.paired.mcnemar_log_pvalue]), Holm-corrected
+    over the models. Returns (b, Holm-adjusted p, significant at ``alpha``). Two independent
+    binomials, as the effective-robustness test assumes, overstate the noise of such a paired difference.
+    """
+    k_o = np.rint(np.asarray(original, float) * n)
+    k_n = np.rint(np.asarray(new, float) * n)
+    b, c = np.maximum(k_o - k_n, 0), np.maximum(k_n - k_o, 0)
+    p_holm = np.exp(holm_log(mcnemar_log_pvalue(b, c)))
+    return b.astype(int), p_holm, p_holm <= alpha
+
+
+@dataclass(frozen=True)
+class LackOfFit:
+    """How well one straight probit line describes the models (the effective-robustness test assumes it does).
+
+    ``r_squared``: of the probit fit. ``variance_ratio``: the fit's residual variance s^2 over the
+    median binomial variance of a residual (delta method, both accuracies:
+    Var Phi^-1(new) + slope^2 Var Phi^-1(orig)); about 1 when the models lie on the line up to
+    test-set sampling noise. ``quadratic_f`` / ``quadratic_p``: the F test (1 and K - 3 degrees of
+    freedom) of adding (Phi^-1(orig) - mean)^2 to the line: a curved relation.
+    """
+
+    r_squared: float
+    variance_ratio: float
+    quadratic_f: float
+    quadratic_p: float
+
+
+def lack_of_fit(fit: LinearFit, original: npt.ArrayLike, new: npt.ArrayLike, n_original: int, n_new: int) -> LackOfFit:
+    """R^2, residual / binomial variance ratio and the quadratic-term F test of the probit fit ``fit``
+    of ``new`` on ``original`` (the models it was fitted to; fractions)."""
+    from scipy import stats
+
+    orig, nw = np.asarray(original, float), np.asarray(new, float)
+    x, y = probit(orig, n_original), probit(nw, n_new)
+    binomial = _probit_variance(nw, n_new) + fit.slope**2 * _probit_variance(orig, n_original)
+    design = np.column_stack([np.ones_like(x), x, (x - x.mean()) ** 2])
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    rss_line, rss_curve = fit.residual_std**2 * (fit.n - 2), float(np.sum((y - design @ coef) ** 2))
+    df = fit.n - 3
+    f = (rss_line - rss_curve) / (rss_curve / df) if df > 0 and rss_curve > 0 else float("nan")
+    p = float(stats.f.sf(f, 1, df)) if np.isfinite(f) else float("nan")
+    return LackOfFit(fit.r_squared, float(fit.residual_std**2 / np.median(binomial)), float(f), p)
+
+
 @dataclass(frozen=True)
 class AccuracyTableAudit:
     """Recht et al.'s lens on an accuracy table. ``models``: one row per model (percent);
     ``linear``/``probit``: the fits; ``band``: x, the linear line and band, the probit line and
-    band mapped back to accuracy (percent)."""
+    band mapped back to accuracy (percent); ``lack_of_fit``: of the probit line. With a
+    ``baseline`` subset: ``baseline`` is the probit line of those models alone (Taori et al.'s
+    baseline) and ``baseline_lack_of_fit`` its check; ``models`` then has ``in_baseline`` and the
+    effective robustness against it (``er_baseline*``)."""
 
     models: pd.DataFrame
     linear: LinearFit
@@ -155,6 +221,10 @@ class AccuracyTableAudit:
     n_new: int
     alpha: float
     band_level: float
+    lack_of_fit: LackOfFit
+    baseline: LinearFit | None = None
+    baseline_lack_of_fit: LackOfFit | None = None
+    paired: bool = False
 
 
 def _fit_lines(linear: LinearFit, pfit: LinearFit, low: float, n_new: int, level: float) -> pd.DataFrame:
@@ -185,8 +255,14 @@ def accuracy_table_audit(
     n_new: int,
     alpha: float = 0.05,
     band_level: float = 0.95,
+    baseline: npt.ArrayLike | None = None,
+    paired: bool = False,
 ) -> AccuracyTableAudit:
-    """Intervals from the sizes, the gap, both fits with bands, effective robustness (fractions in).
+    """Intervals from the sizes, the gap, both fits with bands, effective robustness (fractions in),
+    the probit line's lack of fit, and, given a ``baseline`` mask, the line of those models alone
+    with every model's effective robustness against it. ``paired``: the new set is the original
+    graded more strictly (same items and samples): each model's drop gets the paired test of
+    [`paired_drop_test`][holdout.leaderboards.fits.paired_drop_test] (``drop_*`` columns).
 
     Correct counts are round(accuracy * n) (a published accuracy is a count over n).
     """
@@ -218,4 +294,20 @@ def accuracy_table_audit(
         }
     )
     band = _fit_lines(linear, pfit, float(orig.min()) - 0.02, n_new, band_level)
-    return AccuracyTableAudit(table, linear, pfit, band, int(n_original), int(n_new), alpha, band_level)
+    lof = lack_of_fit(pfit, orig, nw, n_original, n_new)
+    base_fit = base_lof = None
+    if baseline is not None:
+        mask = np.asarray(baseline, bool)
+        base_fit = probit_fit(orig[mask], nw[mask], n_original, n_new)
+        base_lof = lack_of_fit(base_fit, orig[mask], nw[mask], n_original, n_new)
+        base_er = effective_robustness(base_fit, orig, nw, n_original, n_new, alpha)
+        table["in_baseline"] = mask
+        table["er_baseline"], table["er_baseline_p_holm"] = 100 * base_er.value, base_er.p_holm
+        table["er_baseline_significant"] = base_er.significant
+    if paired:
+        if n_original != n_new:
+            raise ValueError(f"a paired pair grades the same items: n_original {n_original} != n_new {n_new}")
+        table["drop_items"], table["drop_p_holm"], table["drop_significant"] = paired_drop_test(orig, nw, n_new, alpha)
+    return AccuracyTableAudit(
+        table, linear, pfit, band, int(n_original), int(n_new), alpha, band_level, lof, base_fit, base_lof, paired
+    )

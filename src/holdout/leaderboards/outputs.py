@@ -20,7 +20,7 @@ from holdout.leaderboards.lenses import CorrectnessLenses
 from holdout.leaderboards.plots import plot_contamination, plot_effective_robustness, plot_fits
 from holdout.plotting import save_figure
 from holdout.similarity.plots import plot_pair_similarities
-from holdout.stats import LinearFit
+from holdout.stats import LinearFit, linear_fit
 
 __all__ = [
     "TABLE_FILES",
@@ -72,28 +72,60 @@ def _safe(value: object) -> object:
     return value
 
 
-def table_summary(audit: AccuracyTableAudit, **info: object) -> dict[str, object]:
-    """linear_fit and probit_fit, sizes, mean gap, effective-robustness counts (Holm) and ``info``."""
+def _er_counts(t: pd.DataFrame, prefix: str, alpha: float) -> dict[str, object]:
+    """Holm-significant counts above / below a line and, when at most 10, the models' names."""
+    sig = t[f"{prefix}_significant"].to_numpy(bool)
+    value = t["effective_robustness" if prefix == "er" else "er_baseline"].to_numpy()
+    names = t.loc[sig, "model"].tolist()
+    return {
+        "alpha": alpha,
+        "significant_above": int((sig & (value > 0)).sum()),
+        "significant_below": int((sig & (value < 0)).sum()),
+        "significant_models": names if len(names) <= 10 else None,
+    }
+
+
+def table_summary(audit: AccuracyTableAudit, high_from: float = 70.0, **info: object) -> dict[str, object]:
+    """linear_fit and probit_fit, sizes, mean gap, effective-robustness counts (Holm) with the
+    probit line's lack of fit, the linear fit of the models at or above ``high_from`` percent on
+    the original set (a linear slope depends on the accuracy range), Taori et al.'s baseline
+    when the audit has one, and ``info``."""
     t = audit.models
-    sig = t["er_significant"].to_numpy(bool)
-    er = t["effective_robustness"].to_numpy()
-    return _safe(
-        info
-        | {
-            "n_models": len(t),
-            "n_original": audit.n_original,
-            "n_new": audit.n_new,
-            "mean_gap": float(t["gap"].mean()),
-            "linear_fit": fit_dict(audit.linear),
-            "probit_fit": fit_dict(audit.probit),
-            "effective_robustness": {
-                "alpha": audit.alpha,
-                "significant_above": int((sig & (er > 0)).sum()),
-                "significant_below": int((sig & (er < 0)).sum()),
-                "largest": t.loc[t["effective_robustness"].idxmax(), ["model", "effective_robustness"]].tolist(),
-            },
+    high = t["orig_accuracy"] >= high_from
+    er = _er_counts(t, "er", audit.alpha) | {
+        "largest": t.loc[t["effective_robustness"].idxmax(), ["model", "effective_robustness"]].tolist(),
+        "test": "heuristic: off the straight probit line of all models by more than test-set sampling noise",
+    }
+    out = info | {
+        "n_models": len(t),
+        "n_original": audit.n_original,
+        "n_new": audit.n_new,
+        "mean_gap": float(t["gap"].mean()),
+        "linear_fit": fit_dict(audit.linear),
+        "linear_fit_high": (
+            fit_dict(linear_fit(t["orig_accuracy"][high], t["new_accuracy"][high])) | {"from": high_from}
+            if high.sum() >= 3
+            else None
+        ),
+        "probit_fit": fit_dict(audit.probit),
+        "lack_of_fit": asdict(audit.lack_of_fit),
+        "effective_robustness": er,
+    }
+    if audit.paired:
+        out["effective_robustness"] = {"not_applicable": "paired sets (the same items graded more strictly)"}
+        out["paired_drop"] = {
+            "test": "exact McNemar on the discordant items (two-sided, Holm)",
+            "alpha": audit.alpha,
+            "significant": int(t["drop_significant"].sum()),
         }
-    )  # type: ignore[return-value]
+    if audit.baseline is not None and audit.baseline_lack_of_fit is not None:
+        out["baseline"] = {
+            "models": int(t["in_baseline"].sum()),
+            "probit_fit": fit_dict(audit.baseline),
+            "lack_of_fit": asdict(audit.baseline_lack_of_fit),
+            "effective_robustness": _er_counts(t, "er_baseline", audit.alpha),
+        }
+    return _safe(out)  # type: ignore[return-value]
 
 
 def write_table(
@@ -122,7 +154,8 @@ def write_table(
 
 
 def contamination_summary(result: Contamination) -> dict[str, object]:
-    """The split, item counts, the line (linear_fit) and the contaminated models."""
+    """The split, item counts, the line (linear_fit), the models significantly below it (a heuristic
+    test, consistent with contamination), the excluded models and the test's reach."""
     t = result.models
     placed = t[t["role"] == "placed"]
     return _safe(
@@ -132,9 +165,12 @@ def contamination_summary(result: Contamination) -> dict[str, object]:
             "n_new_items": result.n_new,
             "line_models": int((t["role"] == "line").sum()),
             "placed_models": len(placed),
+            "excluded_models": t.loc[t["role"] == "excluded", "model"].tolist(),
             "linear_fit": fit_dict(result.fit),
             "alpha": result.alpha,
-            "contaminated": placed.loc[placed["contaminated"], "model"].tolist(),
+            "test": "heuristic: one-sided against the line's prediction interval, Holm over the placed models",
+            "below_line": placed.loc[placed["below_line"], "model"].tolist(),
+            "detectable_drop": result.detectable_drop,
         }
     )  # type: ignore[return-value]
 
@@ -204,16 +240,25 @@ def fits_table(summaries: list[str | Path], imagenetv2: list[str | Path] = ()) -
         er = s["effective_robustness"]
         info = {"original": s["original"], "new": s["new"], "mean_gap": s["mean_gap"]}
         rows.append(_fit_row(s["name"], "linear (%)", s["linear_fit"], **info))
-        rows.append(
-            _fit_row(
-                s["name"],
-                "probit",
-                s["probit_fit"],
-                **info,
-                er_significant_above=er["significant_above"],
-                er_significant_below=er["significant_below"],
+        if s.get("linear_fit_high"):
+            high = s["linear_fit_high"]
+            rows.append(_fit_row(s["name"], f"linear (%), original >= {high['from']:g}%", high, **info))
+        lof = s["lack_of_fit"]
+        counts = {f"er_significant_{d}": er.get(f"significant_{d}") for d in ("above", "below")}
+        if s.get("paired_drop"):
+            counts["paired_drop_significant"] = s["paired_drop"]["significant"]
+        checks = {"variance_ratio": lof["variance_ratio"], "quadratic_p": lof["quadratic_p"]}
+        rows.append(_fit_row(s["name"], "probit", s["probit_fit"], **info, **counts, **checks))
+        if s.get("baseline"):
+            b = s["baseline"]
+            counts = {f"er_significant_{d}": b["effective_robustness"][f"significant_{d}"] for d in ("above", "below")}
+            checks = {
+                "variance_ratio": b["lack_of_fit"]["variance_ratio"],
+                "quadratic_p": b["lack_of_fit"]["quadratic_p"],
+            }
+            rows.append(
+                _fit_row(s["name"], "probit, ImageNet-only baseline", b["probit_fit"], **info, **counts, **checks)
             )
-        )
     for path in imagenetv2:
         for r in pd.read_csv(path).to_dict("records"):
             fit = r | {"n_models": r["n"]}

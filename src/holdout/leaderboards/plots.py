@@ -79,16 +79,18 @@ def plot_effective_robustness(audit: AccuracyTableAudit, title: str, xlabel: str
 
 def plot_contamination(result: Contamination, title: str) -> Figure:
     """New vs original accuracy: the clean models' line, band and prediction interval; later
-    models placed against it, contaminated ones in red (one-sided, Holm)."""
+    models placed against it, those significantly below it in red (one-sided, Holm; consistent
+    with contamination), models with a cut-off inside the original period grey (excluded)."""
     t, b = result.models, result.band
     fig, ax = plt.subplots(figsize=(5.5, 5))
     ax.plot(b["x"], b["fit"], color="k", lw=1, label=f"line of {result.fit.n} clean models")
     ax.fill_between(b["x"], b["band_low"], b["band_high"], color="k", alpha=0.2, lw=0, label="band of the line")
     ax.fill_between(b["x"], b["pred_low"], b["pred_high"], color="k", alpha=0.07, lw=0, label="prediction interval")
     groups = (
-        (t["role"] == "line", "tab:blue", "cut-off before the split"),
-        ((t["role"] == "placed") & ~t["contaminated"], "tab:orange", "later, on the line"),
-        (t["contaminated"].astype(bool), "tab:red", "later, contaminated"),
+        (t["role"] == "line", "tab:blue", "cut-off before the first item"),
+        (t["role"] == "excluded", "tab:grey", "cut-off inside the original period (excluded)"),
+        ((t["role"] == "placed") & ~t["below_line"], "tab:orange", "later, on the line"),
+        (t["below_line"].astype(bool), "tab:red", "later, significantly below (heuristic)"),
     )
     for mask, color, label in groups:
         part = t[np.asarray(mask, bool)]
