@@ -3,8 +3,22 @@
 Copies the tracked files (``git ls-files``) to a temporary folder, makes the data mirror
 resolvable there (a ``shared`` symlink beside the copy pointing at this checkout's ``../shared``,
 or ``--mirror``), runs ``snakemake --cores N --configfile config/offline.yaml`` in it and prints
-the wall time, the CPU time summed over the rules' benchmark files (``logs/**/*.benchmark.tsv``,
-column ``cpu_time``; ``s`` is each job's wall time) and the ten rules with the most CPU time.
+what the user pays and what the rules see:
+
+- the **process tree**: user and system CPU-seconds of the snakemake command and every process it
+  started (``os.wait4``: the kernel's resource usage of the child and all its reaped descendants:
+  job scripts, their threads, the scheduler's solver), and the wall time;
+- the **rules' sum**: the CPU time summed over the rules' benchmark files
+  (``logs/**/*.benchmark.tsv``, column ``cpu_time``; ``s`` is each job's wall time; Snakemake
+  samples it, so short jobs are undercounted), the ten rules with the most CPU time, and the
+  **gap** (tree minus rules: start-up, Snakemake itself, what the sampler misses);
+- the load: the 1-minute load average at start, end and its mean, and the CPU-seconds the rest of
+  the machine used meanwhile (``/proc/stat`` busy time minus the tree), so that a run under load
+  says so;
+- a **second run** of the same command, which must have nothing to do.
+
+It exits non-zero when snakemake fails or a budget is missed (``--budget-wall``, ``--budget-cpu``,
+``--budget-rerun``; 0 switches one off): a check a person can run.
 
     python benchmarks/bench_workflow.py --cores 2                      # the whole default run
     python benchmarks/bench_workflow.py --cores 2 --json out.json --keep
@@ -14,7 +28,8 @@ column ``cpu_time``; ``s`` is each job's wall time) and the ten rules with the m
     # as on a 2-core CPU without AVX-512 (on an AVX-512 machine):
     ONEDNN_MAX_CPU_ISA=AVX2 taskset -c 0,1 python benchmarks/bench_workflow.py --cores 2
 
-Run it on an idle machine: wall time is meaningless while other jobs share the cores.
+Run it on an idle machine: wall time is meaningless while other jobs share the cores (the
+tree's CPU-seconds much less so; the JSON records the load either way).
 """
 
 from __future__ import annotations
@@ -30,12 +45,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH_GLOB = "logs/**/*.benchmark.tsv"
+# The budgets of the default offline run on 2 cores (developers' guide): wall, whole-tree CPU, second run.
+BUDGET_WALL_S = 600.0
+BUDGET_CPU_S = 1000.0
+BUDGET_RERUN_S = 5.0
 
 
 def copy_repository(repo: Path, dest: Path) -> None:
@@ -88,7 +109,7 @@ def summarise(rows: list[dict[str, object]], top: int = 10) -> dict[str, object]
     ranked = sorted(per_rule.items(), key=lambda kv: -kv[1]["cpu_time"])
     return {
         "jobs": len(rows),
-        "cpu_time_s": sum(float(r["cpu_time"]) for r in rows),  # type: ignore[arg-type]
+        "rules_cpu_s": sum(float(r["cpu_time"]) for r in rows),  # type: ignore[arg-type]
         "job_wall_s": sum(float(r["s"]) for r in rows),  # type: ignore[arg-type]
         "top_rules": [{"rule": k, **v} for k, v in ranked[:top]],
     }
@@ -108,14 +129,33 @@ def machine() -> dict[str, object]:
     return {"cpu": model, "cores": cores, "ONEDNN_MAX_CPU_ISA": os.environ.get("ONEDNN_MAX_CPU_ISA", "unset")}
 
 
+def load_words(load: list[float], others_cpu_s: float, wall_s: float, cores: int) -> str:
+    """The load of a run in words: the load average at start and end, and whether other work shared
+    the machine (the rest of the machine used more than a tenth of a core on average)."""
+    words = f"load average {load[0]:.1f} at start, {load[1]:.1f} at the end"
+    if others_cpu_s == others_cpu_s and wall_s > 0:  # not nan
+        share = others_cpu_s / wall_s
+        if share > 0.1:
+            words += (
+                f"; other work shared the machine ({others_cpu_s:,.0f} CPU-s beside the run, {share:.1f} of "
+                f"{cores} cores on average): the wall time is an upper bound"
+            )
+        else:
+            words += "; idle machine (nothing else running)"
+    return words
+
+
 def docs_measurement(res: dict[str, object], note: str) -> dict[str, object]:
     """The summary the documentation shows (docs/measurements/<name>.json, read by update_docs_numbers.py)."""
     m = res["machine"]
     isa = m["ONEDNN_MAX_CPU_ISA"]  # type: ignore[index]
     load = res["load"]
+    words = load_words(load, float(res.get("others_cpu_s", float("nan"))), float(res["wall_s"]), int(m["cores"]))  # type: ignore[arg-type,index]
+    second = res.get("second_run") or {}
     return {
         "what": "the whole default offline run: snakemake --cores 2 --configfile config/offline.yaml in a fresh copy "
-        "of the repository, CPU time summed over the rules' benchmark files",
+        "of the repository; tree: user + system CPU-seconds of snakemake and every process it started; "
+        "rules: CPU time summed over the rules' benchmark files",
         "command": res["command"],
         "date": time.strftime("%Y-%m-%d"),
         "machine": {
@@ -123,10 +163,17 @@ def docs_measurement(res: dict[str, object], note: str) -> dict[str, object]:
             "cores": m["cores"],
             **({"isa": f"oneDNN limited to {isa}"} if isa != "unset" else {}),
         },  # type: ignore[index]
-        "load": f"load average {load[0]:.1f} at start, {load[1]:.1f} at the end" + (f"; {note}" if note else ""),  # type: ignore[index]
+        "load": words + (f"; {note}" if note else ""),
+        "mean_load": round(float(load[2]), 1) if len(load) > 2 else None,  # type: ignore[arg-type,index]
+        "others_cpu_s": round(float(res.get("others_cpu_s", 0.0)), 0),  # type: ignore[arg-type]
         "jobs": res["jobs"],
         "wall_s": round(float(res["wall_s"]), 1),  # type: ignore[arg-type]
-        "cpu_time_s": round(float(res["cpu_time_s"]), 1),  # type: ignore[arg-type]
+        "tree_cpu_s": round(float(res["tree_cpu_s"]), 1),  # type: ignore[arg-type]
+        "tree_user_s": round(float(res["tree_user_s"]), 1),  # type: ignore[arg-type]
+        "tree_sys_s": round(float(res["tree_sys_s"]), 1),  # type: ignore[arg-type]
+        "rules_cpu_s": round(float(res["rules_cpu_s"]), 1),  # type: ignore[arg-type]
+        "gap_cpu_s": round(float(res["tree_cpu_s"]) - float(res["rules_cpu_s"]), 1),  # type: ignore[arg-type]
+        **({"second_run_s": round(float(second["wall_s"]), 1)} if second else {}),
         "top_rules_cpu_s": {r["rule"]: round(r["cpu_time"], 1) for r in res["top_rules"][:7]},  # type: ignore[index]
     }
 
@@ -136,31 +183,151 @@ def snakemake_command(cores: int, configfile: str, extra: list[str], targets: li
     return ["snakemake", *targets, "--cores", str(cores), "--configfile", configfile, *extra]
 
 
-def run_workflow(workdir: Path, cmd: list[str], log_path: Path) -> tuple[float, int]:
-    """``cmd`` (a snakemake command) in ``workdir`` with the copy's ``src`` first on ``PYTHONPATH``;
-    returns (wall seconds, exit status); its output goes to ``log_path``."""
+@dataclass
+class TreeRun:
+    """One command's process tree: wall seconds, exit status, user and system CPU-seconds of the
+    process and all its reaped descendants, peak RSS of the largest one, and the load meanwhile."""
+
+    wall_s: float
+    returncode: int
+    user_s: float
+    sys_s: float
+    max_rss_mb: float
+    load: list[float] = field(default_factory=list)  # 1-minute load average, sampled
+    busy_cpu_s: float = float("nan")  # every CPU's busy time meanwhile (/proc/stat), the tree's included
+
+    @property
+    def cpu_s(self) -> float:
+        return self.user_s + self.sys_s
+
+
+def busy_cpu_seconds() -> float:
+    """CPU-seconds every process of the machine has used since boot (``/proc/stat``, all but idle and
+    iowait); nan where there is no ``/proc/stat``."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except OSError:
+        return float("nan")
+    ticks = [int(x) for x in fields[:8]]  # user nice system idle iowait irq softirq steal
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def run_tree(cmd: list[str], cwd: Path, env: dict[str, str], log_path: Path, sample_s: float = 10.0) -> TreeRun:
+    """``cmd`` in ``cwd``, output to ``log_path``; its whole process tree measured by ``os.wait4``
+    (the kernel adds a reaped child's descendants to its usage), the load sampled every ``sample_s``."""
+    load = [os.getloadavg()[0]]
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(sample_s):
+            load.append(os.getloadavg()[0])
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    busy0, t0 = busy_cpu_seconds(), time.perf_counter()
+    with open(log_path, "w") as fh:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT)
+        sampler.start()
+        try:
+            _, status, ru = os.wait4(proc.pid, 0)
+        except BaseException:
+            proc.kill()
+            raise
+        finally:
+            stop.set()
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)  # already reaped: Popen must not wait again
+    load.append(os.getloadavg()[0])
+    return TreeRun(
+        wall_s=wall,
+        returncode=proc.returncode,
+        user_s=ru.ru_utime,
+        sys_s=ru.ru_stime,
+        max_rss_mb=ru.ru_maxrss / 1024,
+        load=load,
+        busy_cpu_s=busy_cpu_seconds() - busy0,
+    )
+
+
+def run_workflow(workdir: Path, cmd: list[str], log_path: Path) -> TreeRun:
+    """``cmd`` (a snakemake command) in ``workdir`` with the copy's ``src`` first on ``PYTHONPATH``,
+    measured as one process tree (``run_tree``); its output goes to ``log_path``."""
     cmd = [sys.executable, "-m", *cmd]
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(workdir / "src"), os.environ.get("PYTHONPATH")])),
     }
-    t0 = time.perf_counter()
-    with open(log_path, "w") as fh:
-        proc = subprocess.run(cmd, cwd=workdir, env=env, stdout=fh, stderr=subprocess.STDOUT)
-    return time.perf_counter() - t0, proc.returncode
+    return run_tree(cmd, workdir, env, log_path)
+
+
+def tree_summary(run: TreeRun, rules_cpu_s: float) -> dict[str, object]:
+    """The tree's numbers as the JSON and the pages name them, and the gap to the rules' sum."""
+    mean_load = sum(run.load) / len(run.load)
+    return {
+        "wall_s": run.wall_s,
+        "returncode": run.returncode,
+        "tree_cpu_s": run.cpu_s,
+        "tree_user_s": run.user_s,
+        "tree_sys_s": run.sys_s,
+        "tree_max_rss_mb": run.max_rss_mb,
+        "gap_cpu_s": run.cpu_s - rules_cpu_s,
+        "load": [run.load[0], run.load[-1], mean_load],
+        "others_cpu_s": max(0.0, run.busy_cpu_s - run.cpu_s),
+    }
+
+
+def budget_misses(res: dict[str, object], wall: float, cpu: float, rerun: float) -> list[str]:
+    """One line per missed budget (a budget of 0 is not checked)."""
+    misses = []
+    if wall and float(res["wall_s"]) > wall:  # type: ignore[arg-type]
+        misses.append(f"wall time {float(res['wall_s']):.0f} s > budget {wall:.0f} s")  # type: ignore[arg-type]
+    if cpu and float(res["tree_cpu_s"]) > cpu:  # type: ignore[arg-type]
+        misses.append(f"process tree {float(res['tree_cpu_s']):.0f} CPU-s > budget {cpu:.0f} CPU-s")  # type: ignore[arg-type]
+    second = res.get("second_run")
+    if rerun and isinstance(second, dict):
+        if not second["nothing_to_do"]:
+            misses.append("the second run had jobs to run (it should have nothing to do)")
+        if float(second["wall_s"]) > rerun:
+            misses.append(f"second run {float(second['wall_s']):.1f} s > budget {rerun:.0f} s")
+    return misses
 
 
 def print_report(res: dict[str, object]) -> None:
     m = res["machine"]
+    load = res["load"]
     print(f"# bench_workflow: {res['command']}")
     print(f"CPU {m['cpu']} ({m['cores']} cores visible), ONEDNN_MAX_CPU_ISA={m['ONEDNN_MAX_CPU_ISA']}")  # type: ignore[index]
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M %Z')}; load average {load[0]:.1f} at start, {load[1]:.1f} at the end, "  # type: ignore[index]
+        f"{load[2]:.1f} on average; the rest of the machine used {res['others_cpu_s']:.0f} CPU-s meanwhile"
+    )  # type: ignore[index]
     print(f"exit status {res['returncode']}; {res['jobs']} jobs")
-    print(f"wall time        {res['wall_s']:8.1f} s")
-    print(f"CPU time (sum)   {res['cpu_time_s']:8.1f} s   (rules' benchmark files, cpu_time)")
-    print(f"job time (sum)   {res['job_wall_s']:8.1f} s   (rules' benchmark files, s)")
+    print(f"wall time           {res['wall_s']:8.1f} s")
+    print(
+        f"CPU time (tree)     {res['tree_cpu_s']:8.1f} s   (snakemake and every process it started: "
+        f"{res['tree_user_s']:.1f} user + {res['tree_sys_s']:.1f} system)"
+    )
+    print(f"CPU time (rules)    {res['rules_cpu_s']:8.1f} s   (rules' benchmark files, cpu_time)")
+    print(f"gap (tree - rules)  {res['gap_cpu_s']:8.1f} s   (start-up, Snakemake itself, what the sampler misses)")
+    print(f"job time (sum)      {res['job_wall_s']:8.1f} s   (rules' benchmark files, s)")
+    second = res.get("second_run")
+    if isinstance(second, dict):
+        what = "nothing to do" if second["nothing_to_do"] else "HAD JOBS TO RUN"
+        print(f"second run          {second['wall_s']:8.1f} s   ({what})")
     print("\n| rule | jobs | CPU-s | job wall-s |\n|---|---:|---:|---:|")
     for r in res["top_rules"]:  # type: ignore[union-attr]
         print(f"| {r['rule']} | {r['jobs']} | {r['cpu_time']:.1f} | {r['s']:.1f} |")
+
+
+def second_run(work: Path, cmd: list[str], log_path: Path) -> dict[str, object]:
+    """The same command once more in the finished copy: its wall time and whether it had nothing to do."""
+    run = run_workflow(work, cmd, log_path)
+    text = log_path.read_text(errors="replace")
+    return {
+        "wall_s": run.wall_s,
+        "cpu_s": run.cpu_s,
+        "returncode": run.returncode,
+        "nothing_to_do": run.returncode == 0 and "Nothing to be done" in text,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--docs", metavar="NAME", help="also write docs/measurements/NAME.json (what the pages show)")
     ap.add_argument("--load-note", default="", help="with --docs: a word on the load, e.g. 'other jobs shared it'")
     ap.add_argument("--top", type=int, default=10, help="rules listed (default 10)")
+    ap.add_argument("--budget-wall", type=float, default=BUDGET_WALL_S, help="wall seconds (default 600; 0: off)")
+    ap.add_argument("--budget-cpu", type=float, default=BUDGET_CPU_S, help="CPU-s of the tree (default 1000; 0: off)")
+    ap.add_argument("--budget-rerun", type=float, default=BUDGET_RERUN_S, help="second run, s (default 5; 0: no run)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="holdout-bench-"))
     work = tmp / "repo"
@@ -187,18 +357,20 @@ def main(argv: list[str] | None = None) -> int:
         (tmp / "shared").mkdir()
         (tmp / "shared" / "data").symlink_to(mirror)  # config/offline.yaml: data.mirror ../shared/data
         cmd = snakemake_command(args.cores, args.configfile, extra, args.targets)
-        load_start = os.getloadavg()[0]
-        wall, rc = run_workflow(work, cmd, tmp / "snakemake.log")
+        run = run_workflow(work, cmd, tmp / "snakemake.log")
         rows = read_benchmarks(work)
+        rules = summarise(rows, args.top)
         res: dict[str, object] = {
             "command": shlex.join(cmd),
             "machine": machine(),
-            "returncode": rc,
-            "wall_s": wall,
-            **summarise(rows, args.top),
-            "load": [load_start, os.getloadavg()[0]],
-            "per_job": rows,
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            **rules,
+            **tree_summary(run, float(rules["rules_cpu_s"])),  # type: ignore[arg-type]
         }
+        rc = run.returncode
+        if rc == 0 and args.budget_rerun:
+            res["second_run"] = second_run(work, cmd, tmp / "snakemake_second.log")
+        res["per_job"] = rows
         print_report(res)
         if rc != 0:
             print(f"\nsnakemake failed: see {tmp / 'snakemake.log'}" + ("" if args.keep else " (kept)"))
@@ -209,6 +381,11 @@ def main(argv: list[str] | None = None) -> int:
             dest = REPO / "docs" / "measurements" / f"{args.docs}.json"
             dest.write_text(json.dumps(docs_measurement(res, args.load_note), indent=2) + "\n")
             print(f"wrote {dest.relative_to(REPO)}: now run python benchmarks/update_docs_numbers.py")
+        misses = budget_misses(res, args.budget_wall, args.budget_cpu, args.budget_rerun) if rc == 0 else []
+        for miss in misses:
+            print(f"BUDGET MISSED: {miss}")
+        if misses:
+            rc = 1
         return rc
     finally:
         if args.keep:

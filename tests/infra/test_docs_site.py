@@ -234,6 +234,14 @@ def _updater():
     return mod
 
 
+def _bench_workflow():
+    spec = importlib.util.spec_from_file_location("bench_workflow", REPO / "benchmarks" / "bench_workflow.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_workflow", mod)  # its dataclass resolves annotations through sys.modules
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def test_every_page_number_equals_its_measurement_file():
     """`python benchmarks/update_docs_numbers.py` would change nothing."""
     upd = _updater()
@@ -265,23 +273,49 @@ def test_the_main_job_numbers_come_from_the_measurement():
 
 
 def test_bench_workflow_writes_what_the_pages_read():
-    spec = importlib.util.spec_from_file_location("bench_workflow", REPO / "benchmarks" / "bench_workflow.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench_workflow()
     res = {
         "command": "snakemake --cores 2",
         "machine": {"cpu": "AMD EPYC", "cores": 2, "ONEDNN_MAX_CPU_ISA": "AVX2"},
-        "load": [0.1, 1.9],
+        "load": [0.1, 1.9, 1.8],
+        "others_cpu_s": 3.0,
         "jobs": 130,
         "wall_s": 600.04,
-        "cpu_time_s": 900.0,
+        "tree_cpu_s": 1000.0,
+        "tree_user_s": 900.0,
+        "tree_sys_s": 100.0,
+        "rules_cpu_s": 900.0,
+        "second_run": {"wall_s": 2.5, "nothing_to_do": True},
         "top_rules": [{"rule": "search/train", "cpu_time": 150.0}],
     }
     doc = bench.docs_measurement(res, "")
     upd = _updater()
     assert all(k in doc for k in upd.REQUIRED)
     assert upd.value_text("x.wall_s", "minsec", {"x": doc}) == "10 min 00 s"
-    assert upd.stamp(doc).endswith("oneDNN limited to AVX2, load average 0.1 at start, 1.9 at the end")
+    assert (doc["tree_cpu_s"], doc["rules_cpu_s"], doc["gap_cpu_s"], doc["second_run_s"]) == (1000.0, 900.0, 100.0, 2.5)
+    assert upd.stamp(doc).endswith(
+        "oneDNN limited to AVX2, load average 0.1 at start, 1.9 at the end; idle machine (nothing else running)"
+    )
+    # Other work beside the run (more than a tenth of a core on average) is said, with the wall time an upper bound.
+    busy = bench.docs_measurement({**res, "others_cpu_s": 1200.0}, "")
+    assert "other work shared the machine (1,200 CPU-s beside the run, 2.0 of 2 cores" in busy["load"]
+    assert bench.budget_misses(res, 600, 1000, 5) == ["wall time 600 s > budget 600 s"]
+    assert bench.budget_misses({**res, "wall_s": 500.0}, 600, 1000, 5) == []
+    slow = {**res, "wall_s": 500.0, "tree_cpu_s": 1001.0, "second_run": {"wall_s": 6.0, "nothing_to_do": False}}
+    assert len(bench.budget_misses(slow, 600, 1000, 5)) == 3
+    assert bench.budget_misses(slow, 0, 0, 0) == []
+
+
+def test_bench_workflow_measures_the_whole_process_tree(tmp_path):
+    """The tree's CPU time counts what the children and grandchildren of the command used."""
+    bench = _bench_workflow()
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+    grandchild = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {burn!r}])"
+    cmd = [sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {grandchild!r}])"]
+    run = bench.run_tree(cmd, tmp_path, dict(os.environ), tmp_path / "log.txt", sample_s=0.05)
+    assert run.returncode == 0
+    assert run.cpu_s >= 0.3  # the grandchild's busy loop is in the tree
+    assert run.wall_s >= 0.3 and len(run.load) >= 2
 
 
 # --- versions named in the docs ------------------------------------------------------------------

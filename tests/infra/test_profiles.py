@@ -70,6 +70,15 @@ def test_workflow_profile_holds_no_executor_settings(repo):
     assert not set(load_profile(repo, "default")) & EXECUTOR_KEYS
 
 
+def test_workflow_profile_keeps_snakemakes_job_rate_with_fewer_wakeups(repo):
+    # Snakemake's default is 100 jobs per 1 s; a timer per scheduling round re-checks the limit. The
+    # profile keeps the rate and makes the timers 10 s long (docs/performance.md: where the seconds go).
+    from snakemake.settings.types import MaxJobsPerTimespan
+
+    limit = MaxJobsPerTimespan.parse_choice(str(load_profile(repo, "default")["max-jobs-per-timespan"]))
+    assert limit.max_jobs / limit.timespan == 100 and limit.timespan == 10
+
+
 def test_slurm_profile_settings(repo):
     p = load_profile(repo, "slurm")
     assert p["executor"] == "slurm"
