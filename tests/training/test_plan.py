@@ -132,7 +132,7 @@ def test_plan_cli_prints_and_writes_csv(repo, tmp_path, monkeypatch, capsys):
     out = tmp_path / "plan.csv"
     assert main(["plan", "--configfile", "config/offline.yaml", "config/gpu.yaml", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "PROJECTION" in text and "assumed 20 TFLOP/s" in text
+    assert "PROJECTION, not measured" in text and "dual cutout counted twice" in text and "10-40 TFLOP/s" in text
     df = pd.read_csv(out)
     assert set(df.study) == {"search", "seeds", "retraining"} and (df[df.study == "search"].epochs == 60).all()
     assert main(["plan", "--configfile", "missing.yaml"]) == 2

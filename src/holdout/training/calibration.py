@@ -43,6 +43,7 @@ __all__ = [
     "concurrent_throughput",
     "load_calibration",
     "machine_facts",
+    "merge_calibrations",
     "plan_cells",
     "time_cell",
 ]
@@ -331,7 +332,8 @@ def _time_cells(cells: Sequence[Cell], args: argparse.Namespace, out: dict[str, 
         arch = architecture_of(cell.key)
         kw = {"min_seconds": args.min_seconds, "with_eval": arch not in evaluated, "eval_images": args.eval_images}
         evaluated.add(arch)
-        out["cells"][cell.key] = {"jobs": cell.jobs, "timings": [asdict(time_cell(cell, args.device, **kw))]}
+        timing = asdict(time_cell(cell, args.device, **kw))
+        out["cells"][cell.key] = {"jobs": cell.jobs, "model": cell.model, "timings": [timing]}
         LOG.info("%s: %.2f ms", cell.key, out["cells"][cell.key]["timings"][0]["seconds_per_step"] * 1e3)
         _write_json(Path(args.out), out)
 
@@ -356,9 +358,39 @@ def _measure(args: argparse.Namespace) -> int:
             break
         kw = {"compile": True, "min_seconds": args.min_seconds, "with_eval": False}
         timing = asdict(time_cell(by_key[key], args.device, **kw))
-        out["cells"].setdefault(key, {"jobs": by_key[key].jobs, "timings": []})["timings"].append(timing)
+        entry = {"jobs": by_key[key].jobs, "model": by_key[key].model, "timings": []}
+        out["cells"].setdefault(key, entry)["timings"].append(timing)
         LOG.info("%s compiled: %.2f ms", key, timing["seconds_per_step"] * 1e3)
         _write_json(Path(args.out), out)
+    return 0
+
+
+def merge_calibrations(parts: Sequence[Mapping[str, Any]], cells: Sequence[Cell], names: Sequence[str]) -> dict:
+    """One calibration from several runs on the same device: every cell's timings together (with
+    the cell's network from ``cells``), the concurrent-jobs table of the run that has one."""
+    devices = {p["machine"].get("device") for p in parts}
+    if len(devices) != 1:
+        raise ValueError(f"calibration merge: the runs come from different devices {sorted(map(str, devices))}")
+    models = {c.key: c.model for c in cells}
+    out: dict[str, Any] = {"format": CALIBRATION_FORMAT, "machine": dict(parts[0]["machine"]), "sources": list(names)}
+    out["settings"], out["cells"] = dict(parts[0].get("settings", {})), {}
+    for part in parts:
+        for key, cell in part["cells"].items():
+            entry = out["cells"].setdefault(key, {"jobs": cell["jobs"], "model": models.get(key), "timings": []})
+            entry["timings"] += cell["timings"]
+        if part.get("concurrent"):
+            out["concurrent"] = part["concurrent"]
+    timed = set(out["cells"])
+    out["skipped"] = [c.key for c in cells if c.key not in timed]
+    return out
+
+
+def _merge(args: argparse.Namespace) -> int:
+    cells = [Cell(**c) for c in json.loads(Path(args.cells).read_text())["cells"]]
+    parts = [load_calibration(p) for p in args.inputs]
+    out = merge_calibrations(parts, cells, [Path(p).name for p in args.inputs])
+    _write_json(Path(args.out), out)
+    print(f"wrote {args.out}: {len(out['cells'])} cells timed, {len(out['skipped'])} not")
     return 0
 
 
@@ -411,6 +443,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("--concurrent-startup", type=float, default=25.0, help="seconds the workers get to warm up")
     m.add_argument("--concurrent-cell", help="the cell (key) the concurrent jobs train (default: the first)")
     m.set_defaults(func=_measure)
+    g = sub.add_parser("merge", help="several calibration runs on one device into one file")
+    g.add_argument("inputs", nargs="+", help="calibration JSON files written by measure")
+    g.add_argument("--cells", required=True, help="the cells JSON the runs timed (their networks are copied)")
+    g.add_argument("--out", required=True)
+    g.set_defaults(func=_merge)
     w = sub.add_parser("worker", help="one of the concurrent jobs (internal)")
     w.add_argument("--cell", required=True)
     w.add_argument("--device", default="cuda")

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from holdout.training.cost import FLOOR_MS_PER_LAYER, STARTUP_S
 from holdout.training.recipes import PAPER_RETRAINING, resolve_retraining, resolve_search
 
 __all__ = [
@@ -75,6 +76,13 @@ class PlanRow:
     runtime_min: int
     gpus: int
     gpu_hours_projected: float
+    views: int
+    steps: int
+    gpu_hours_low: float
+    gpu_hours_high: float
+    gpu_hours_calibrated: float
+    calibration_basis: str
+    cell: str
     source: str
 
 
@@ -190,16 +198,28 @@ class JobSpec:
     source: str
 
 
-def _row(spec: JobSpec, tflops: float) -> PlanRow:
+def _row(spec: JobSpec, tflops: float, table: Any = None) -> PlanRow:
+    from holdout.training.calibration import cell_key
+    from holdout.training.cost import count_layers, job_hours, projected_step_seconds
+
     train = spec.train
-    size = train.augment.window or 32
+    size, views = train.augment.window or 32, train.augment.num_views
     params, flops = count_model(architecture_key(spec.model), size)
-    hours = 3.0 * flops * spec.train_images * train.epochs / (tflops * 1e12) / 3600.0
+    steps = train.epochs * (spec.train_images // train.batch_size)
+    hours = 3.0 * flops * spec.train_images * views * train.epochs / (tflops * 1e12) / 3600.0
+    layers = count_layers(architecture_key(spec.model))
+    low, high = projected_step_seconds(flops / 1e9, train.batch_size, views, layers, tflops)
+    key = cell_key(spec.model, train.batch_size, views, size)
+    found = table.lookup(key, layers) if table is not None else None
+    calibrated, basis = (job_hours(steps, found[0]), found[1]) if found else (float("nan"), "")
+    if table is not None and found is None:
+        basis = "not calibrated: see the projection range"
     return PlanRow(
         *(spec.study, spec.job, _model_name(spec.model), params, round(flops / 1e9, 4), train.epochs),
         *(train.batch_size, train.optimizer, _schedule(train), train.weight_decay, _covers(train)),
         *(_augmentation(train.augment), spec.train_images, spec.checkpoints, *spec.resources, round(hours, 3)),
-        spec.source,
+        *(views, steps, round(job_hours(steps, low), 3), round(job_hours(steps, high), 3)),
+        *(round(calibrated, 3), basis, key, spec.source),
     )
 
 
@@ -273,11 +293,12 @@ def plan_specs(cfg: Mapping[str, Any]) -> list[JobSpec]:
     return specs
 
 
-def plan_jobs(cfg: Mapping[str, Any], tflops: float = ASSUMED_TFLOPS) -> list[PlanRow]:
-    """Every training job of the (merged, resolved) config ``cfg``, in workflow order."""
+def plan_jobs(cfg: Mapping[str, Any], tflops: float = ASSUMED_TFLOPS, table: Any = None) -> list[PlanRow]:
+    """Every training job of the (merged, resolved) config ``cfg``, in workflow order; ``table`` (a
+    [`StepTable`][holdout.training.cost.StepTable]) adds hours from a measured calibration."""
     if not (math.isfinite(tflops) and tflops > 0):
         raise ValueError(f"--tflops: the assumed throughput must be a finite number > 0 TFLOP/s, got {tflops}")
-    return [_row(spec, tflops) for spec in plan_specs(cfg)]
+    return [_row(spec, tflops, table) for spec in plan_specs(cfg)]
 
 
 def plan_table(rows: Sequence[PlanRow]) -> Any:
@@ -287,17 +308,92 @@ def plan_table(rows: Sequence[PlanRow]) -> Any:
     return pd.DataFrame([asdict(r) for r in rows], columns=[f.name for f in fields(PlanRow)])
 
 
-def _summary(df: Any, tflops: float) -> str:
-    by = df.groupby("study", sort=False).agg(jobs=("job", "size"), gpu_hours=("gpu_hours_projected", "sum"))
-    lines = [f"  {s}: {int(r.jobs)} jobs, {r.gpu_hours:,.1f} GPU-hours" for s, r in by.iterrows()]
-    total = float(df["gpu_hours_projected"].sum())
-    return "\n".join(
-        [
-            *lines,
-            f"  total: {len(df)} training jobs, {total:,.1f} GPU-hours: a PROJECTION from counted FLOPs at an "
-            f"assumed {tflops:g} TFLOP/s sustained per GPU (3 x forward FLOPs per image; not measured)",
-        ]
+OFFICIAL_CIFAR10_MD5 = "c58f30108f718f92721af3b95e74349a"
+
+
+def _study_lines(df: Any, tflops: float) -> list[str]:
+    lines = []
+    for study, g in df.groupby("study", sort=False):
+        lo, hi, mid = g["gpu_hours_low"].sum(), g["gpu_hours_high"].sum(), g["gpu_hours_projected"].sum()
+        line = f"  {study}: {len(g)} jobs; projection {lo:,.1f}-{hi:,.1f} GPU-hours (FLOPs alone: {mid:,.1f})"
+        cal = g["gpu_hours_calibrated"]
+        if cal.notna().any():
+            bases = g.loc[cal.notna(), "calibration_basis"].str.split(":").str[0].str.split(" \\(").str[0]
+            how = ", ".join(f"{n} {b}" for b, n in bases.value_counts().items())
+            missing = int(cal.isna().sum())
+            line += f"; calibrated {cal.sum():,.1f} GPU-hours one job at a time ({how}"
+            line += f"; {missing} not calibrated)" if missing else ")"
+        lines.append(line)
+    return lines
+
+
+def _concurrency_line(df: Any, calibration: Mapping[str, Any]) -> list[str]:
+    rows = calibration.get("concurrent") or []
+    if not rows:
+        return []
+    one = next((r["images_per_s"] for r in rows if r["jobs"] == 1), None)
+    best = max(rows, key=lambda r: r["images_per_s"])
+    if not one:
+        return []
+    gain = best["images_per_s"] / one
+    search = df.loc[df["study"] == "search", "gpu_hours_calibrated"].sum()
+    return [
+        f"  several jobs per GPU: {best['jobs']} concurrent jobs of {best['cell']} trained {best['images_per_s']:,.0f} "
+        f"images/s together, {gain:.2f}x one job (measured); at that gain the search takes about "
+        f"{search / gain:,.1f} GPU-hours (a projection from one cell's gain)"
+    ]
+
+
+def _compiled_line(calibration: Mapping[str, Any]) -> list[str]:
+    out = []
+    for key, cell in calibration.get("cells", {}).items():
+        comp = [t for t in cell["timings"] if t["compiled"]]
+        for t in comp:
+            out.append(
+                f"  torch.compile (on by default on CUDA): {key}: {t['seconds_per_step'] * 1e3:.1f} ms per step "
+                f"compiled, after {t['first_step_s']:.0f} s of compilation (the hours above use eager step times)"
+            )
+    return out
+
+
+def _data_lines(cfg: Mapping[str, Any]) -> list[str]:
+    checks = (cfg.get("data") or {}).get("checksums") or {}
+    md5 = next((v for k, v in checks.items() if k.endswith("cifar-10-python.tar.gz")), f"md5:{OFFICIAL_CIFAR10_MD5}")
+    paper = cfg["search"].get("scale") == "paper" or cfg["retraining"].get("scale") == "paper"
+    lines = [f"  data: CIFAR-10 archive checked against {md5}"]
+    if OFFICIAL_CIFAR10_MD5 not in md5:
+        lines[0] += " (not the official file: the mirror's lossy JPEG rebuild, labels exact)"
+        if paper:
+            lines.append(
+                "  WARNING: paper-scale recipes on the mirror's lossy rebuild: accuracies are not comparable "
+                "with the papers' (use the official CIFAR-10 for a paper run)"
+            )
+    lines.append(
+        "  precision: on CUDA the engine trains in bf16 autocast, channels_last and torch.compile (hysts: fp32)"
     )
+    cap = (cfg.get("training") or {}).get("cap") or {}
+    if any(v is not None for v in cap.values()):
+        lines.append("  training.cap is active: the rows and hours above are the UNCAPPED recipes")
+    return lines
+
+
+def _summary(df: Any, tflops: float, cfg: Mapping[str, Any] | None = None, calibration: Any = None) -> str:
+    lines = _study_lines(df, tflops)
+    lo, hi = df["gpu_hours_low"].sum(), df["gpu_hours_high"].sum()
+    lines.append(
+        f"  total: {len(df)} training jobs; {lo:,.1f}-{hi:,.1f} GPU-hours: a PROJECTION, not measured (counted FLOPs "
+        f"at {tflops / 2:g}-{tflops * 2:g} TFLOP/s, a per-step floor of {FLOOR_MS_PER_LAYER[0]:g}-"
+        f"{FLOOR_MS_PER_LAYER[1]:g} ms per layer, dual cutout counted twice, {STARTUP_S:g} s start-up per job)"
+    )
+    if calibration is not None:
+        m = calibration["machine"]
+        cal = df["gpu_hours_calibrated"].sum()
+        lines.append(
+            f"  calibrated total: {cal:,.1f} GPU-hours on {m.get('device')} (torch {m.get('torch')}, {m.get('date')}): "
+            "measured eager bf16 seconds per step x steps + start-up, one job at a time"
+        )
+        lines += _concurrency_line(df, calibration) + _compiled_line(calibration)
+    return "\n".join(lines + (_data_lines(cfg) if cfg is not None else []))
 
 
 def _check_out_file(out: str | Path, inputs: Sequence[str | Path]) -> Path:
@@ -345,11 +441,23 @@ def _write_csv_atomic(df: Any, target: Path, out: str) -> None:
         raise
 
 
+def _calibration(path: str | None) -> tuple[Any, Any]:
+    """(the calibration JSON, its StepTable), or (None, None) without ``--calibration``."""
+    if path is None:
+        return None, None
+    from holdout.training.calibration import load_calibration
+    from holdout.training.cost import StepTable
+
+    data = load_calibration(path)
+    return data, StepTable.from_calibration(data, str(path))
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         target = _check_out_file(args.out, [args.base, *args.configfile]) if args.out else None
         cfg = load_merged_config(args.configfile, args.base)
-        rows = plan_jobs(cfg, args.tflops)
+        calibration, table = _calibration(args.calibration)
+        rows = plan_jobs(cfg, args.tflops, table)
     except ModuleNotFoundError as exc:
         print(
             f"holdout plan: error: counting parameters and FLOPs needs {exc.name}: "
@@ -363,12 +471,13 @@ def _run(args: argparse.Namespace) -> int:
     df = plan_table(rows)
     show = ["study", "job", "model", "params", "gflops_per_image", "epochs", "batch_size", "optimizer"]
     show += ["lr_schedule", "weight_decay", "weight_decay_covers", "augmentation", "train_images", "checkpoints"]
-    show += ["threads", "mem_mb", "runtime_min", "gpus", "gpu_hours_projected"]
+    show += ["threads", "mem_mb", "runtime_min", "gpus", "views", "gpu_hours_low", "gpu_hours_high"]
+    show += ["gpu_hours_calibrated", "calibration_basis"] if table is not None else []
     import pandas as pd
 
     with pd.option_context("display.max_rows", args.max_rows, "display.width", 250, "display.max_columns", None):
         print(df[show].to_string(index=False, max_rows=args.max_rows))
-    print(_summary(df, args.tflops))
+    print(_summary(df, args.tflops, cfg, calibration))
     if target is not None:
         try:
             _write_csv_atomic(df, target, args.out)
@@ -395,6 +504,12 @@ def add_plan_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--tflops", type=float, default=ASSUMED_TFLOPS, help="assumed sustained TFLOP/s per GPU for the projection"
+    )
+    p.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="measured seconds per step on one GPU (python -m holdout.training.calibration measure; "
+        "config/calibration/ holds ours): adds calibrated GPU-hours per job",
     )
     p.add_argument("--max-rows", type=int, default=40, help="rows printed (the CSV has all)")
     p.set_defaults(func=_run)

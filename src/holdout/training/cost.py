@@ -1,0 +1,128 @@
+"""What a training job costs on a GPU: a labelled projection range, or hours from a measured calibration.
+
+One optimisation step of a job costs at least the larger of two times: the arithmetic
+(``3 x forward FLOPs x batch x views`` over the sustained rate) and a per-step floor that grows with
+the number of layers (each layer launches kernels forward and backward, whatever its width). Dual
+cutout forwards and backwards two views, so it counts twice. A job's hours are
+``steps x t_step + start-up`` with ``steps = epochs x (training images // batch)`` (the engine drops
+the last incomplete batch). Evaluation and checkpoint predictions are separate workflow jobs, not
+counted here.
+
+- **Projection** ([`projected_step_seconds`][holdout.training.cost.projected_step_seconds]): no
+  measurement; a range whose low end assumes half the arithmetic time or a floor of
+  ``FLOOR_MS_PER_LAYER[0]`` per layer and view, and whose high end twice the arithmetic time or
+  ``FLOOR_MS_PER_LAYER[1]``.
+- **Calibrated** ([`StepTable`][holdout.training.cost.StepTable]): the seconds per step measured by
+  ``python -m holdout.training.calibration measure`` on one GPU, per cell (network, batch, views,
+  image size); a cell not timed takes the nearest timed batch size of the same network and views,
+  or, for ResNet-preact networks, the measured floor per layer and view; each job says which.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "FLOOR_MS_PER_LAYER",
+    "STARTUP_S",
+    "StepTable",
+    "count_layers",
+    "job_hours",
+    "projected_step_seconds",
+]
+
+#: Per-step floor per layer (convolution or linear) and view, in milliseconds: (low, high) of the
+#: projection. Low: 4 ms for a 110-layer ResNet step (a launch-bound step with few, fused kernels;
+#: an estimate, not a measurement). High: 0.5 ms, about what the eager engine measured per layer
+#: on an H200 (config/calibration/).
+FLOOR_MS_PER_LAYER = (0.036, 0.5)
+#: Start-up of one job (interpreter, imports, data to the device, first steps): an ASSUMPTION.
+STARTUP_S = 60.0
+
+
+@functools.cache
+def count_layers(model_config: Any) -> int:
+    """Convolution and linear layers of a network (built on the meta device: no memory)."""
+    import torch
+    from torch import nn
+
+    from holdout.training.registry import build_network
+
+    with torch.device("meta"):
+        net = build_network(model_config)
+    return sum(isinstance(m, nn.Conv2d | nn.Linear) for m in net.modules())
+
+
+def projected_step_seconds(
+    gflops_per_image: float, batch: int, views: int, layers: int, tflops: float
+) -> tuple[float, float]:
+    """(low, high) seconds of one step: max(arithmetic, floor) with the arithmetic at twice and half
+    ``tflops`` and the floor at ``FLOOR_MS_PER_LAYER`` (a projection, not a measurement)."""
+    compute = 3.0 * gflops_per_image * 1e9 * batch * views / (tflops * 1e12)
+    low = max(compute / 2.0, FLOOR_MS_PER_LAYER[0] * 1e-3 * layers * views)
+    high = max(compute * 2.0, FLOOR_MS_PER_LAYER[1] * 1e-3 * layers * views)
+    return low, high
+
+
+def job_hours(steps: int, step_seconds: float, startup_s: float = STARTUP_S) -> float:
+    """``steps x step_seconds + startup_s`` in hours."""
+    return (steps * step_seconds + startup_s) / 3600.0
+
+
+def _parse_key(key: str) -> tuple[str, int, int, str]:
+    """(network, batch, views, size) of a cell key ``"NET | batch B | views V | S px"``."""
+    net, batch, views, size = key.split(" | ")
+    return net, int(batch.split()[1]), int(views.split()[1]), size
+
+
+@dataclass(frozen=True)
+class StepTable:
+    """Measured eager seconds per step by cell, from one calibration file (its ``machine`` says where)."""
+
+    seconds: Mapping[str, float]
+    layers: Mapping[str, int]
+    machine: Mapping[str, Any]
+    source: str
+
+    @classmethod
+    def from_calibration(cls, data: Mapping[str, Any], source: str) -> StepTable:
+        from holdout.training.registry import model_config_from_dict
+
+        seconds, layers = {}, {}
+        for key, cell in data["cells"].items():
+            eager = [t["seconds_per_step"] for t in cell["timings"] if not t["compiled"]]
+            if eager and math.isfinite(eager[0]) and eager[0] > 0:
+                seconds[key] = float(eager[0])
+                if "model" in cell:
+                    layers[_parse_key(key)[0]] = count_layers(model_config_from_dict(cell["model"]))
+        return cls(seconds, layers, dict(data.get("machine", {})), source)
+
+    def floor_per_layer_view(self) -> float | None:
+        """Median measured seconds per step over layers x views of the ResNet-preact cells."""
+        ratios = sorted(
+            s / (self.layers[net] * views)
+            for key, s in self.seconds.items()
+            for net, _, views, _ in [_parse_key(key)]
+            if net.startswith("ResNet-preact") and net in self.layers
+        )
+        return ratios[len(ratios) // 2] if ratios else None
+
+    def lookup(self, key: str, layers: int) -> tuple[float, str] | None:
+        """(seconds per step, basis) of a cell, or None when the calibration cannot say."""
+        if key in self.seconds:
+            return self.seconds[key], "measured"
+        net, batch, views, size = _parse_key(key)
+        same = [
+            (b, s) for k, s in self.seconds.items() for n, b, v, z in [_parse_key(k)] if (n, v, z) == (net, views, size)
+        ]
+        if same:
+            b, s = min(same, key=lambda bs: (abs(math.log(bs[0] / batch)), -bs[1]))
+            return s, f"nearest measured batch ({b})"
+        floor = self.floor_per_layer_view()
+        if net.startswith("ResNet-preact") and floor is not None:
+            return floor * layers * views, f"fit: {floor * 1e3:.3f} ms per layer and view (ResNet-preact cells)"
+        return None

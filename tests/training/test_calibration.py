@@ -1,0 +1,132 @@
+"""holdout.training.calibration / cost and `holdout plan --calibration`: cells, lookups, hours."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from holdout.training.calibration import Cell, cell_key, load_calibration, merge_calibrations, plan_cells, time_cell
+from holdout.training.cost import FLOOR_MS_PER_LAYER, StepTable, count_layers, job_hours, projected_step_seconds
+from holdout.training.models import ResNetPreactConfig
+from holdout.training.optim import TrainConfig
+from holdout.training.plan import load_merged_config, plan_jobs, plan_specs
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = REPO / "config" / "calibration" / "nvidia-h200-2026-11-27.json"
+
+
+def test_layers_of_resnet_preact_110_are_its_convolutions_and_classifier():
+    # 3 stages x 18 basic blocks x 2 convs + the stem conv + 2 projection shortcuts + the linear layer
+    assert count_layers(ResNetPreactConfig(depth=110)) == 3 * 18 * 2 + 1 + 2 + 1
+
+
+def test_projection_is_the_larger_of_arithmetic_and_floor():
+    # arithmetic: 3 x 0.25 GFLOP x 128 images x 2 views at 20 TFLOP/s = 9.6 ms; floor 112 layers x 2 views
+    low, high = projected_step_seconds(0.25, 128, 2, 112, 20.0)
+    compute = 3 * 0.25e9 * 128 * 2 / 20e12
+    assert low == pytest.approx(max(compute / 2, FLOOR_MS_PER_LAYER[0] * 1e-3 * 224))
+    assert high == pytest.approx(max(compute * 2, FLOOR_MS_PER_LAYER[1] * 1e-3 * 224))
+    assert job_hours(3600, 0.5, startup_s=0.0) == pytest.approx(0.5)
+
+
+def _calibration(cells: dict[str, float], device: str = "GPU X") -> dict:
+    return {
+        "format": "holdout-calibration/1",
+        "machine": {"device": device, "torch": "2.x", "date": "2026-01-01"},
+        "cells": {
+            k: {
+                "jobs": 1,
+                "model": ResNetPreactConfig(depth=20).to_dict(),
+                "timings": [{"compiled": False, "seconds_per_step": s, "first_step_s": 1.0}],
+            }
+            for k, s in cells.items()
+        },
+    }
+
+
+def test_lookup_measured_then_nearest_batch_then_per_layer_fit():
+    net = "ResNet-preact-20 (basic, 16 ch)"
+    table = StepTable.from_calibration(
+        _calibration({f"{net} | batch 64 | views 1 | 32 px": 0.008, f"{net} | batch 256 | views 1 | 32 px": 0.010}),
+        "x",
+    )
+    assert table.lookup(f"{net} | batch 64 | views 1 | 32 px", 22) == (0.008, "measured")
+    s, basis = table.lookup(f"{net} | batch 200 | views 1 | 32 px", 22)
+    assert (s, basis) == (0.010, "nearest measured batch (256)")
+    layers = count_layers(ResNetPreactConfig(depth=20))
+    floor = sorted([0.008 / layers, 0.010 / layers])[1]  # the median of two is the upper one here
+    s, basis = table.lookup("ResNet-preact-56 (basic, 16 ch) | batch 128 | views 2 | 32 px", 58)
+    assert s == pytest.approx(floor * 58 * 2) and basis.startswith("fit:")
+    assert table.lookup("vgg_15_BN_64 | batch 128 | views 1 | 32 px", 15) is None
+
+
+def test_plan_hours_from_a_calibration_are_steps_times_step_time_plus_startup():
+    cfg = load_merged_config([], REPO / "config" / "config.yaml")
+    spec = next(s for s in plan_specs(cfg) if s.study == "seeds")
+    key = cell_key(spec.model, spec.train.batch_size, spec.train.augment.num_views, spec.train.augment.window or 32)
+    table = StepTable.from_calibration(_calibration({key: 0.02}), "x")
+    row = next(r for r in plan_jobs(cfg, table=table) if r.study == "seeds")
+    steps = spec.train.epochs * (spec.train_images // spec.train.batch_size)
+    assert row.steps == steps and row.calibration_basis == "measured"
+    assert row.gpu_hours_calibrated == pytest.approx((steps * 0.02 + 60.0) / 3600, abs=5e-4)
+
+
+def test_dual_cutout_counts_twice_in_the_projection():
+    cfg = load_merged_config([REPO / "config" / "paper.yaml"], REPO / "config" / "config.yaml")
+    rows = [r for r in plan_jobs(cfg) if r.study == "search"]
+    dual = [r for r in rows if r.views == 2]
+    assert 0 < len(dual) < len(rows)
+    r = dual[0]
+    single = 3.0 * r.gflops_per_image * 1e9 * r.train_images * r.epochs / 20e12 / 3600
+    assert r.gpu_hours_projected == pytest.approx(2 * single, rel=1e-3)
+
+
+def test_cells_of_a_plan_are_distinct_and_counted():
+    model, train = ResNetPreactConfig(depth=20), TrainConfig(batch_size=64)
+    cells = plan_cells([(model, train), (model, train), (model, TrainConfig(batch_size=32))])
+    assert [c.jobs for c in cells] == [2, 1] and cells[0].key.endswith("batch 64 | views 1 | 32 px")
+
+
+def test_shipped_cells_file_matches_the_configs(tmp_path):
+    out = tmp_path / "cells.json"
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    cmd = [sys.executable, "-m", "holdout.training.calibration", "cells", "--configfile", "config/paper.yaml"]
+    subprocess.run([*cmd, "config/gpu.yaml", "--out", str(out)], cwd=REPO, env=env, check=True, capture_output=True)
+    assert json.loads(out.read_text()) == json.loads((REPO / "benchmarks" / "gpu" / "cells.json").read_text())
+
+
+def test_shipped_calibration_loads_and_names_its_gpu():
+    data = load_calibration(SHIPPED)
+    assert data["machine"]["device"] == "NVIDIA H200" and len(data["cells"]) >= 40
+    assert {r["jobs"] for r in data["concurrent"]} == {1, 2, 4, 8}
+    table = StepTable.from_calibration(data, str(SHIPPED))
+    assert all(0.001 < s < 1.0 for s in table.seconds.values())
+
+
+def test_merge_refuses_runs_of_different_devices():
+    with pytest.raises(ValueError, match="different devices"):
+        merge_calibrations([_calibration({}, "A"), _calibration({}, "B")], [], ["a", "b"])
+
+
+def test_bad_calibration_file_is_one_line(tmp_path):
+    bad = tmp_path / "c.json"
+    bad.write_text("{}")
+    with pytest.raises(ValueError, match="not a holdout-calibration/1 file"):
+        load_calibration(bad)
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    cmd = [sys.executable, "-m", "holdout.audit", "plan", "--configfile", "config/gpu.yaml", "--calibration", str(bad)]
+    r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and str(bad) in r.stderr
+
+
+def test_time_cell_on_the_cpu_reports_positive_times():
+    model, train = ResNetPreactConfig(depth=8, base_channels=4), TrainConfig(batch_size=8)
+    cell = Cell(key="tiny", model=model.to_dict(), train=train.to_dict(), batch_size=8, views=1, image_size=32)
+    t = time_cell(cell, "cpu", min_seconds=0.05, eval_images=16)
+    assert t.seconds_per_step > 0 and math.isfinite(t.eval_s_per_10k) and t.steps_timed >= 15
