@@ -13,7 +13,6 @@ import pandas as pd
 import pytest
 
 from holdout.audit import accuracy_table
-from holdout.audit import correctness as audit_correctness
 from holdout.audit import run as audit_run
 from holdout.audit.cli import main
 
@@ -95,7 +94,7 @@ def _interrupt_after(module, name: str, monkeypatch) -> None:
     ("kind", "module", "name"),
     [
         ("correctness", audit_run, "_write_figures"),
-        ("correctness", audit_correctness, "write_contamination"),  # the last lens, after summary.json
+        ("correctness", audit_run, "write_contamination"),  # the last lens, just before summary.json
         ("accuracies", accuracy_table, "write_table"),
     ],
 )
@@ -123,8 +122,13 @@ def test_contamination_is_in_the_manifest_and_summary(tmp_path):
     out = tmp_path / "o"
     assert main([*_correctness(tmp_path), "--out", str(out)]) == 0
     written = set(json.loads((out / ".holdout-manifest.json").read_text())["files"])
-    assert {"contamination.png", "contamination.csv", "contamination.json", "summary.json"} <= written
-    assert "contamination" in json.loads((out / "summary.json").read_text())
+    assert {"contamination.png", "contamination.csv", "contamination.json", "summary.json", "summary.md"} <= written
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["contamination"]["verdict"].startswith("0 of 1 models with a cut-off on or after 2023-03-01")
+    html = (out / "report.html").read_text()  # the lens in the report, said to be a heuristic
+    assert "<h2 id='contamination'>" in html and "href='contamination.csv'" in html
+    assert "- **Contamination** (heuristic): 0 of 1 models" in (out / "summary.md").read_text()
+    assert "give --item-dates" not in html  # the note for audits without dates
 
 
 def test_huge_correctness_matrix_refused_before_it_is_read(capsys, tmp_path):

@@ -68,7 +68,7 @@ def test_percent_decimals_follow_the_narrowest_interval(widths, decimals):
     [
         ("A is 0.5. B.", "A is 0.5."),
         ("Mania et al. Fig. 4 shows it. Then more.", "Mania et al. Fig. 4 shows it."),
-        ("Gap 1.2 points (e.g. this); no end", "Gap 1.2 points (e.g. this); no end"),
+        ("Gap 1.2 points (e.g. this); no end", "Gap 1.2 points (e.g. this); no end."),
         ("n = 500. 20 others overlap.", "n = 500."),
     ],
 )

@@ -19,11 +19,11 @@ from typing import NamedTuple
 import numpy as np
 
 from holdout.audit.core import AuditError, RvwLens, SimilarityLens
-from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason, _bounds_or_reason
+from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason, _bounds_or_reason, contamination_entry
+from holdout.audit.verdicts import contamination_verdict
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
 from holdout.leaderboards.dates import parse_date, read_dates
 from holdout.leaderboards.lenses import CorrectnessLenses, correctness_lenses
-from holdout.leaderboards.outputs import write_contamination
 from holdout.predictions import Predictions
 from holdout.rvw.bound import rvw_bound
 
@@ -70,8 +70,12 @@ def _rvw(lenses: CorrectnessLenses, options: AuditOptions) -> RvwLens | None:
     return RvwLens(str(row["model"]), err, n, options.rvw_bits, options.rvw_detail, options.rvw_C, options.delta, bound)
 
 
-def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str) -> AuditResult:
-    """Every correctness lens of ``options.lenses`` as an [`AuditResult`][holdout.audit.run.AuditResult]."""
+def correctness_result(
+    c: CorrectnessMatrix, options: AuditOptions, source: str, dates: Contamination | None = None
+) -> AuditResult:
+    """Every correctness lens of ``options.lenses`` as an [`AuditResult`][holdout.audit.run.AuditResult],
+    with the split by date ``dates`` (from [`contamination_of`][holdout.audit.correctness.contamination_of])
+    when given."""
     if c.shape[0] < 2:
         raise AuditError(f"{source}: 1 model, but the similarity and bounds lenses need at least 2")
     lenses = correctness_lenses(c, options.etas, options.eps, options.delta, options.alpha)
@@ -89,7 +93,7 @@ def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str)
     if "bounds" in options.lenses:  # the predictions audit's lens: eps needed, supported models, or why not
         bounds, why = _bounds_or_reason(_Size(c.shape[1], c.shape[0]), s, options)  # type: ignore[arg-type]
         notes.extend([f"Testable models (bounds): not applicable because {why}."] if why else [])
-    if "new" in options.lenses:
+    if "new" in options.lenses and dates is None:
         notes.append("New test set: give --item-dates, --model-dates and --split for the split by date.")
     adaptive = None
     if options.adaptive and c.binary:
@@ -109,6 +113,7 @@ def correctness_result(c: CorrectnessMatrix, options: AuditOptions, source: str)
         notes=tuple(notes),
         adaptive=adaptive,
         pass_rates=not c.binary,
+        contamination=dates,
     )
 
 
@@ -130,41 +135,16 @@ def contamination_of(c: CorrectnessMatrix, args: argparse.Namespace) -> Contamin
         raise AuditError(str(exc)) from None
 
 
-def contamination_verdict(summary: dict) -> str:
-    """The contamination split's verdict: a heuristic test, 'consistent with contamination', the
-    test's reach when nothing is flagged, and a warning for excluded models."""
-    bad, split, line = summary["below_line"], summary["split"], summary["line_models"]
-    head = (
-        f"{len(bad)} of {summary['placed_models']} models with a cut-off on or after {split} score significantly "
-        f"lower on the fresh items than the line of the {line} models with a cut-off before every item predicts "
-        "(heuristic test, one-sided, Holm)"
-    )
-    if bad:
-        text = head + ": consistent with contamination (a drift specific to a model family or item type can do "
-        text += "the same): " + ", ".join(bad[:8]) + (" ..." if len(bad) > 8 else "") + "."
-    else:
-        text = head + (
-            f". With {line} line models and {summary['n_new_items']} fresh items the test flags only drops larger "
-            f"than about {summary['detectable_drop']:.1f} points below the line's prediction."
-        )
-    excluded = summary["excluded_models"]
-    if excluded:
-        text += (
-            f" Warning: {len(excluded)} model(s) with a cut-off inside the original period (after the first item, "
-            f"before the split) are excluded from both the line and the test: {', '.join(excluded[:8])}."
-        )
-    return text
-
-
 def write_contamination_lens(result: Contamination, source: str, out: str | Path) -> dict[str, object]:
-    """The contamination figure, CSVs and JSON in ``out``, added to its ``summary.json``."""
-    split = str(result.split)
-    summary = write_contamination(result, Path(out) / "contamination.png", f"{Path(source).name}: split {split}")
-    summary["verdict"] = contamination_verdict(summary)
+    """The contamination figure, CSVs and JSON in ``out``; returns the ``contamination`` entry of
+    ``summary.json`` (with its verdict), which is added to a ``summary.json`` already in ``out``
+    (an audit writes the entry with the other lenses: [`write_audit`][holdout.audit.run.write_audit])."""
+    summary = contamination_entry(result, source, Path(out))
     path = Path(out) / "summary.json"
-    full = json.loads(path.read_text())
-    full["contamination"] = summary
-    path.write_text(json.dumps(full, indent=2) + "\n")
+    if path.is_file():
+        full = json.loads(path.read_text())
+        full["contamination"] = summary
+        path.write_text(json.dumps(full, indent=2) + "\n")
     return summary
 
 

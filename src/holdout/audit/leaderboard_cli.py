@@ -18,7 +18,7 @@ from pathlib import Path
 
 from holdout.audit.accuracy_table import run_accuracy_table
 from holdout.audit.core import AuditError, selection_bits
-from holdout.audit.correctness import contamination_of, correctness_result, load_correctness, write_contamination_lens
+from holdout.audit.correctness import contamination_of, correctness_result, load_correctness
 from holdout.audit.inputs import check_input_path, check_memory, check_out_dir, peek_shape
 from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.audit.reference_lens import add_reference_arguments
@@ -148,9 +148,6 @@ def run_leaderboard_audit(
         check_memory(*shape, args.force, str(path))  # before reading it whole
     c = load_correctness(str(path), args.model_names, args.samples)
     dates = contamination_of(c, args)
-    result = correctness_result(c, _options(args), str(path))
+    result = correctness_result(c, _options(args), str(path), dates)
     with atomic_folder(out, on_fail, _note) as folder:
-        summary = _write_all(result, folder)
-        if dates is not None:
-            summary["contamination"] = write_contamination_lens(dates, str(path), folder)
-    return summary
+        return _write_all(result, folder)  # the contamination lens with the others, in the report too

@@ -229,7 +229,7 @@ def first_sentence(text: str) -> str:
         head = text[: match.end()]
         if not _ABBREVIATIONS.search(head):
             return head.strip()
-    return text.strip()
+    return text.strip().rstrip(";,:") + "."  # a verdict without a final period
 
 
 @dataclass(frozen=True)

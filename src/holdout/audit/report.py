@@ -47,6 +47,14 @@ SECTIONS = (
         "Mania et al. (2019), Sec. 4, Corollary 4; Blum & Hardt (2015); Dwork et al. (2015)",
         ("adaptive_overfit",),
     ),
+    (
+        "contamination",
+        "Contamination: the split by date (--item-dates, --model-dates, --split)",
+        "Models with a cut-off on or after the split against the line of the models with a cut-off before "
+        "every item: one-sided test with Holm's correction, a heuristic whose reference is the scatter of the "
+        "line's models",
+        ("contamination",),
+    ),
 )
 
 #: the short name and the kind of number of each lens in the at-a-glance block
@@ -58,6 +66,7 @@ GLANCE = {
     "rvw": ("Rip van Winkle's Razor", "theorem"),
     "adversarial": ("Adversarial test", "measured"),
     "adaptive": ("Adaptive analyst", "measured"),
+    "contamination": ("Contamination", "heuristic"),
 }
 
 
@@ -133,6 +142,12 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
         return f"Models rejected after Holm's correction, per AEG: {held}." if held else ""
     if lens == "adaptive":
         return f"Largest measured overfit {s['max_overfit']:.3f}."
+    if lens == "contamination":
+        return (
+            f"Items before {s['split']}: {page.count(s['n_original_items'])}, from it on: "
+            f"{page.count(s['n_new_items'])}; line of {s['line_models']} earlier models, "
+            f"{s['placed_models']} later models placed against it."
+        )
     return ""
 
 
@@ -163,7 +178,7 @@ def _title(result: AuditResult) -> str:
 def _bounds_table(result: AuditResult) -> str:
     t = result.bounds
     ks = [t.union_k, t.similarity_k, t.naive_bayes_k]
-    no_bound = "n/a (bound does not apply: the models agree less than independent errors would)"
+    no_bound = "n/a (models agree less than independent errors)"
     zero = "n/a (the union bound supports 0 models)"
     gains = ["1"] + [no_bound if k is None else zero if t.union_k == 0 else f"{k / t.union_k:.3g}" for k in ks[1:]]
     df = pd.DataFrame(
@@ -200,6 +215,15 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         return page.table_html(
             result.adversarial.pairwise[cols], "Pairwise tests", "adversarial_pvalues.csv"
         ) + page.table_html(result.adversarial.n_model, "N-model test", "adversarial_n_model.csv")
+    if lens == "contamination" and result.contamination is not None:
+        t = result.contamination.models
+        cols = [c for c in ("model", "cutoff", "role", "orig_accuracy", "new_accuracy", "predicted") if c in t]
+        cols += [c for c in ("residual", "p", "p_holm", "below_line") if c in t]
+        na = dict.fromkeys(("p", "p_holm", "residual"), "n/a (not tested: a model of the line or excluded)")
+        d = page.percent_decimals(t["orig_ci_high"] - t["orig_ci_low"])
+        dec = dict.fromkeys(("orig_accuracy", "new_accuracy", "predicted", "residual"), d)
+        caption = "Every model against the line (accuracies in %)"
+        return page.table_html(t[cols], caption, "contamination.csv", decimals=dec, na=na)
     if lens == "adaptive" and result.adaptive is not None:
         na = {c: "n/a (no such bound for this mechanism)" for c in ("bound_theorem", "bound_if_covering")}
         return page.table_html(

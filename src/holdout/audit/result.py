@@ -13,6 +13,7 @@ from holdout.audit import verdicts
 from holdout.audit.adaptive_lens import AdaptiveLens
 from holdout.audit.adversarial_lens import AdversarialLens
 from holdout.audit.core import AuditError, BoundsLens, NewSetLens, RvwLens, SimilarityLens, check_open_unit
+from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
 
@@ -65,6 +66,7 @@ class AuditResult:
     warnings: tuple[str, ...] = field(default=())
     adaptive: AdaptiveLens | None = None
     pass_rates: bool = False  # a correctness matrix of pass rates: the verdicts say what their numbers are
+    contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""

@@ -31,6 +31,8 @@ from holdout.audit.core import (
 )
 from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
+from holdout.leaderboards.dates import Contamination
+from holdout.leaderboards.outputs import write_contamination
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
 from holdout.similarity.core import SimilaritySummary
@@ -306,6 +308,13 @@ def write_audit(
     return summary
 
 
+def contamination_entry(c: Contamination, source: str, out: Path) -> dict[str, object]:
+    """``contamination.{png,pdf,csv,json}`` and ``contamination_line.csv`` in ``out``; returns the
+    ``contamination`` entry of ``summary.json`` with its verdict."""
+    entry = write_contamination(c, out / "contamination.png", f"{Path(source).name}: split {c.split}")
+    return entry | {"verdict": verdicts.contamination_verdict(entry)}
+
+
 def _write_all(result: AuditResult, out: Path) -> dict[str, object]:
     from holdout.audit.report import render_report, render_summary_md
 
@@ -322,6 +331,9 @@ def _write_all(result: AuditResult, out: Path) -> dict[str, object]:
     if result.similarity is not None:
         pd.DataFrame([asdict(result.similarity.summary)]).to_csv(out / "similarity_summary.csv", index=False)
     figures = _write_figures(result, out)
+    if result.contamination is not None:  # the split by date of a correctness matrix
+        summary["contamination"] = contamination_entry(result.contamination, result.source, out)
+        figures["contamination"] = out / "contamination.png"
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (out / "report.html").write_text(render_report(result, summary, figures))
     (out / "summary.md").write_text(render_summary_md(result, summary))

@@ -7,7 +7,14 @@ import pandas as pd
 from holdout.audit.bounds_eps import K_CAP
 from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
 
-__all__ = ["accuracy_verdict", "bounds_verdict", "new_set_verdict", "rvw_verdict", "similarity_verdict"]
+__all__ = [
+    "accuracy_verdict",
+    "bounds_verdict",
+    "contamination_verdict",
+    "new_set_verdict",
+    "rvw_verdict",
+    "similarity_verdict",
+]
 
 
 def _k(value: int) -> str:
@@ -165,3 +172,30 @@ def rvw_verdict(lens: RvwLens) -> str:
         f"{100 * lens.bound:.2f}% with probability {1 - lens.delta:g} (C = {lens.C:g}): the test set "
         f"can have flattered it by at most {100 * lens.overfit:.2f} points."
     )
+
+
+def contamination_verdict(summary: dict) -> str:
+    """The contamination split's verdict (the ``contamination`` entry of ``summary.json``, from
+    holdout.leaderboards.outputs.contamination_summary): a heuristic test, 'consistent with
+    contamination', the test's reach when nothing is flagged, and a warning for excluded models."""
+    bad, split, line = summary["below_line"], summary["split"], summary["line_models"]
+    head = (
+        f"{len(bad)} of {summary['placed_models']} models with a cut-off on or after {split} score significantly "
+        f"lower on the fresh items than the line of the {line} models with a cut-off before every item predicts "
+        "(heuristic test, one-sided, Holm)"
+    )
+    if bad:
+        text = head + ": consistent with contamination (a drift specific to a model family or item type can do "
+        text += "the same): " + ", ".join(bad[:8]) + (" ..." if len(bad) > 8 else "") + "."
+    else:
+        text = head + (
+            f". With {line} line models and {summary['n_new_items']} fresh items the test flags only drops larger "
+            f"than about {summary['detectable_drop']:.1f} points below the line's prediction."
+        )
+    excluded = summary["excluded_models"]
+    if excluded:
+        text += (
+            f" Warning: {len(excluded)} model(s) with a cut-off inside the original period (after the first item, "
+            f"before the split) are excluded from both the line and the test: {', '.join(excluded[:8])}."
+        )
+    return text
