@@ -7,7 +7,7 @@ include: "audit_helpers.smk"
 
 
 rule audit_user:
-    """Every lens of the four papers on one user set: CSVs, figures, summary.json, report.html."""
+    """Every lens of the four papers on one user set: CSVs, figures, summary.json, report.html, summary.md."""
     input:
         unpack(audit_user_inputs),
     output:
@@ -18,6 +18,7 @@ rule audit_user:
             subcategory="{name}",
         ),
         summary=f"{AUDIT_RESULTS}/user_{{name}}/summary.json",
+        glance=f"{AUDIT_RESULTS}/user_{{name}}/summary.md",
     log:
         log_path("audit", "user_{name}"),
     benchmark:
