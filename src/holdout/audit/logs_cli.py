@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from holdout.audit.core import AuditError
-from holdout.audit.correctness import correctness_result, write_contamination_lens
+from holdout.audit.correctness import correctness_result
 from holdout.audit.leaderboard_cli import _note, _options, _owned_out, _refuse_unused
 from holdout.audit.output import atomic_folder
 from holdout.audit.run import _write_all
@@ -106,7 +106,9 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     m = _read(args)
     task = str(m.runs["task"].iloc[0])
     dates = _dates(m, args)
-    result = correctness_result(m, _options(args), task)
+    result = correctness_result(
+        m, _options(args), task, dates
+    )  # the contamination lens written and reported with the rest
     for note in m.notes:
         _note(note)
     read = f"Read {m.shape[0]} runs of {task} from {', '.join(sorted(set(m.runs['format'])))} logs."
@@ -122,6 +124,4 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
             json.dumps(json.loads(path.read_text()) | {k: summary[k] for k in ("logs", "item_fingerprint")}, indent=2)
             + "\n"
         )
-        if dates is not None:
-            summary["contamination"] = write_contamination_lens(dates, task, folder)
     return summary
