@@ -129,6 +129,21 @@ def _decimals(t: pd.DataFrame) -> dict[str, int]:
     )
 
 
+def _glance(summary: dict, audit: AccuracyTableAudit, verdict: str) -> list[Glance]:
+    """The fits (measured), then the models off the line (a heuristic: it assumes the probit line)."""
+    first = first_sentence(verdict)
+    sizes = f"Test-set sizes: {count(audit.n_original)} original, {count(audit.n_new)} new."
+    lines = [Glance("Newer test set", "measured", first, sizes, "new")]
+    rest, er = verdict[len(first) :].strip(), summary.get("effective_robustness")
+    if rest and isinstance(er, dict) and "significant_above" in er:
+        numbers = (
+            f"Effective robustness significantly above the probit line: {er['significant_above']:,} models, "
+            f"below: {er['significant_below']:,} (Holm, alpha = {audit.alpha:g})."
+        )
+        lines.append(Glance("Models off the line", "heuristic", first_sentence(rest), numbers, "new"))
+    return lines
+
+
 def _report(out: Path, name: str, columns: list[str], summary: dict, audit: AccuracyTableAudit, verdict: str) -> None:
     """``report.html`` (at a glance, both figures, every model in a sortable table) and ``summary.md``."""
     title = f"holdout audit: {name}"
@@ -137,12 +152,7 @@ def _report(out: Path, name: str, columns: list[str], summary: dict, audit: Accu
         f"{count(len(t))} models, accuracy table {name}: {columns[0]} (n = {count(audit.n_original)}) "
         f"against {columns[1]} (n = {count(audit.n_new)}); accuracies read as {summary['scale_read_as']}."
     )
-    er = summary["effective_robustness"]
-    numbers = (
-        f"Effective robustness significantly above the probit line: {er['significant_above']:,} models, "
-        f"below: {er['significant_below']:,} (Holm, alpha = {audit.alpha:g})."
-    )
-    glance = [Glance("Newer test set", "measured", first_sentence(verdict), numbers, "new")]
+    glance = _glance(summary, audit, verdict)
     top = t.reindex(t["effective_robustness"].abs().sort_values(ascending=False).index)
     parts = [
         f"<h1>{html.escape(title)}</h1><p class='meta'>{html.escape(meta)}</p>",
