@@ -51,6 +51,7 @@ FORMATS: dict[str, Callable[[object], str]] = {
     "names": lambda x: ", ".join(f"`{v}`" for v in x),
     "signed3": lambda x: f"{float(x):+.3f}",
     "pct0": lambda x: f"{100 * float(x):.0f}%",  # a fraction as a whole percent
+    "pct2": lambda x: f"{100 * float(x):.2f}%",  # 0.7825 -> 78.25%
     # an adaptive headline row (results_numbers.py): mean ± sd of the overfit over splits, (largest)
     "overfit": lambda d: f"{d['overfit_mean']:.3f} ± {d['overfit_sd']:.3f}",
     "overfitmax": lambda d: f"{d['overfit_mean']:.3f} ± {d['overfit_sd']:.3f} ({d['overfit_max']:.3f})",
@@ -62,6 +63,8 @@ FORMATS: dict[str, Callable[[object], str]] = {
 def stamp(data: dict) -> str:
     """Date, machine and load of a measurement, as the pages print it."""
     m = data["machine"]
+    if "gpu" in m:  # a GPU measurement: the card and the torch that drove it
+        return f"{data['date']}, {m['gpu']}, torch {m['torch']}"
     machine = f"{m['cpu']}, {m['cores']} cores" + (f", {m['isa']}" if m.get("isa") else "")
     return f"{data['date']}, {machine}, {data['load']}"
 

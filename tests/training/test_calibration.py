@@ -130,3 +130,12 @@ def test_time_cell_on_the_cpu_reports_positive_times():
     cell = Cell(key="tiny", model=model.to_dict(), train=train.to_dict(), batch_size=8, views=1, image_size=32)
     t = time_cell(cell, "cpu", min_seconds=0.05, eval_images=16)
     assert t.seconds_per_step > 0 and math.isfinite(t.eval_s_per_10k) and t.steps_timed >= 15
+
+
+@pytest.mark.slow  # plans config/paper.yaml and config/gpu.yaml (about 30 s)
+def test_docs_gpu_numbers_come_from_the_shipped_results():
+    sys.path.insert(0, str(REPO / "benchmarks" / "gpu"))
+    from docs_numbers import numbers
+
+    got = numbers(REPO / "benchmarks" / "gpu" / "results" / "2026-11-27-h200", SHIPPED)
+    assert got == json.loads((REPO / "docs" / "measurements" / "gpu.json").read_text())

@@ -450,7 +450,7 @@ def train(
     seed, K, and the device switches (``device=None``/``"auto"`` picks cuda, mps or cpu;
     ``channels_last`` follows [`holdout.training.device.memory_format_for`][holdout.training.device.memory_format_for];
     ``autocast``
-    (bf16) and ``compile`` default to on for CUDA only; ``threads``: Snakemake's ``threads``).
+    (bf16) defaults to on for CUDA only, ``compile`` to off; ``threads``: Snakemake's ``threads``).
     ``test_images/test_labels`` (optional) are evaluated after each epoch (log columns
     ``test_loss``, ``test_accuracy``; also in checkpoints). Progress goes to ``log`` as a tqdm bar
     (``settings.progress_every`` lines per epoch) and one line per epoch. If
