@@ -3,6 +3,7 @@ bad input is one line naming the file (exit 2) and writes nothing."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 
@@ -78,6 +79,9 @@ def test_bad_logs_are_one_line_naming_the_file(tmp_path, capsys, monkeypatch, sh
     assert "needs the optional extra logs: pip install 'holdout[logs]'" in _one_line_error(
         ["--logs", str(log), "--out", out], capsys
     )
+    one = shared_data / "evallogs" / "eee_instance_level"
+    err = _one_line_error(["--logs", str(one), "--task", "mmlu", "--out", out], capsys)
+    assert err.endswith("mmlu: 1 model, but the similarity and bounds lenses need at least 2")
     assert not (tmp_path / "o").exists()
 
 
@@ -95,7 +99,12 @@ def test_options_of_logs_alone_or_mixed_are_refused(tmp_path, capsys):
     assert "these logs carry no item dates; give --item-dates" in err
 
 
-@pytest.mark.slow  # four full audits of real logs (figures included): about 20 s
+NEEDS_INSPECT = pytest.mark.skipif(
+    importlib.util.find_spec("inspect_ai") is None, reason="inspect_ai not installed: pip install 'holdout[logs]'"
+)
+
+
+@pytest.mark.slow  # five full audits of real logs (figures included): about 30 s
 @pytest.mark.parametrize(
     "folder, shape, extra",
     [
@@ -103,6 +112,7 @@ def test_options_of_logs_alone_or_mixed_are_refused(tmp_path, capsys):
         ("evalplus_eval_results/inferenced_output/humaneval", (6, 164), []),
         ("evalplus_eval_results/inferenced_output/mbpp", (6, 378), ["--metric", "base"]),
         ("lmeval_asdiv_llama3", (3, 50), []),
+        pytest.param("inspect_starsim", (6, 23), [], marks=NEEDS_INSPECT),
     ],
 )
 def test_audit_of_real_logs(shared_data, tmp_path, folder, shape, extra):
@@ -111,3 +121,41 @@ def test_audit_of_real_logs(shared_data, tmp_path, folder, shape, extra):
     s = json.loads((out / "summary.json").read_text())
     assert (s["num_models"], s["n"]) == shape
     assert pd.read_csv(out / "correctness.csv", index_col=0).shape == shape
+
+
+def test_livecodebench_logs_feed_the_contamination_lens(tmp_path, capsys):
+    """Item dates from the logs' contest dates; two late models solve the early problems only."""
+    from logfiles import lcb_problem
+
+    rng = np.random.default_rng(3)
+    skill = {f"m{k}": s for k, s in enumerate([0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.45, 0.55])}
+    dates = ["2023-03-01"] * 60 + ["2023-10-01"] * 60
+    for model, p in skill.items():
+        late = model in ("m6", "m7")
+        probs = [
+            lcb_problem(f"q{i}", d, [bool(rng.random() < (0.95 if late and d < "2023-09" else p)) for _ in range(5)])
+            for i, d in enumerate(dates)
+        ]
+        (tmp_path / "output" / model).mkdir(parents=True)
+        (tmp_path / "output" / model / "Scenario.codegeneration_5_0.2_eval_all.json").write_text(json.dumps(probs))
+    pd.DataFrame({"model": list(skill), "date": ["2022-01-01"] * 6 + ["2023-09-01"] * 2}).to_csv(
+        tmp_path / "models.csv", index=False
+    )
+    args = ["audit", "--logs", str(tmp_path / "output"), "--model-dates", str(tmp_path / "models.csv")]
+    assert main([*args, "--split", "2023-09-01", "--eps", "0.1", "--out", str(tmp_path / "o")]) == 0
+    s = json.loads((tmp_path / "o/summary.json").read_text())
+    assert (s["num_models"], s["n"]) == (8, 120) and s["logs"]["formats"] == ["livecodebench"]
+    assert s["contamination"]["line_models"] == 6 and s["contamination"]["below_line"] == ["m6", "m7"]
+    assert "[contamination] 2 of 2" in capsys.readouterr().out
+
+
+def test_the_python_result_shows_its_verdicts(tmp_path):
+    import holdout.audit as ha
+
+    five_models(tmp_path / "runs", n=40)
+    result = ha.audit(ha.read_logs(tmp_path / "runs"), eps=0.1, search_size=5)
+    table = result.verdicts()
+    assert table["lens"].tolist() == ["accuracy", "similarity", "bounds", "rvw"]
+    html = result._repr_html_()
+    assert all(v.split(" (")[0].replace("'", "&#x27;") in html for v in table["verdict"])
+    assert result.test_set == "arc_easy" and "org/m4" in html

@@ -54,6 +54,8 @@ examples:
   holdout audit original.csv --labels labels.npy --new-predictions new_unlabeled.csv --out /tmp/aline
   holdout audit --accuracies table.csv --columns mathqa gsm8k --sizes 2000 1319 \\
       --reference-models reference_models.txt --chance 0.25 0 --out /tmp/reference
+  holdout audit --logs lm_eval_results/ --task arc_easy --metric acc_norm --out /tmp/arc
+  holdout audit --logs 'logs/*.eval' --out /tmp/inspect
 """
 
 

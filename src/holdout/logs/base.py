@@ -7,8 +7,9 @@ task, the metric and filter it read, and one score in [0, 1] per item id. Bad in
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,8 @@ __all__ = [
     "check_unique",
     "choose",
     "first_line",
+    "jsonl_rows",
+    "load_json",
     "natural_key",
     "no_filter",
 ]
@@ -147,3 +150,29 @@ def no_filter(select: Selection, source: str | Path, fmt: str) -> None:
     """Refuse ``--filter`` for a format that has no filters (rather than ignore it)."""
     if select.filter is not None:
         raise LogError(f"{source}: --filter {select.filter}: {fmt} files have no filters; leave --filter out")
+
+
+def load_json(path: Path) -> object:
+    """A whole JSON file; a LogError naming the file when it cannot be read or is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
+    except ValueError as exc:
+        raise LogError(f"{path}: not JSON ({' '.join(str(exc).split())})") from None
+
+
+def jsonl_rows(path: Path, is_row: Callable[[object], bool], what: str) -> Iterator[dict]:
+    """The rows of a JSON-lines file one at a time (blank lines skipped); a line that is not JSON or
+    for which ``is_row`` is false is a LogError naming the line."""
+    with open(path, "rb") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                raise LogError(f"{path}: line {number} is not JSON ({exc.msg}); is the file cut short?") from None
+            if not is_row(row):
+                raise LogError(f"{path}: line {number} is not {what}")
+            yield row

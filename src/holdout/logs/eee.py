@@ -9,19 +9,18 @@ one run per (model, task).
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 
 from holdout.logs.base import (
     ANY,
-    LogError,
     RunScores,
     Selection,
     check_scores,
     check_unique,
     choose,
     first_line,
+    jsonl_rows,
     no_filter,
 )
 
@@ -37,18 +36,9 @@ def is_eee_row(row: object) -> bool:
 
 def _scan(path: Path) -> dict[tuple[str, str], list[tuple[str, dict]]]:
     runs: dict[tuple[str, str], list[tuple[str, dict]]] = defaultdict(list)
-    with open(path, "rb") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError as exc:
-                raise LogError(f"{path}: line {number} is not JSON ({exc.msg})") from None
-            if not is_eee_row(row):
-                raise LogError(f"{path}: line {number} is not an Every Eval Ever instance row (no sample_id)")
-            ev = row.get("evaluation") or {}
-            runs[(str(row.get("model_id")), str(row.get("evaluation_name")))].append((str(row["sample_id"]), ev))
+    for row in jsonl_rows(path, is_eee_row, "an Every Eval Ever instance row (no sample_id)"):
+        ev = row.get("evaluation") or {}
+        runs[(str(row.get("model_id")), str(row.get("evaluation_name")))].append((str(row["sample_id"]), ev))
     return runs
 
 

@@ -10,11 +10,10 @@ suffixes, ``--`` read as ``/``; the task is the dataset named by the task ids (H
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from holdout.logs.base import ANY, LogError, RunScores, Selection, check_scores, choose, no_filter
+from holdout.logs.base import ANY, LogError, RunScores, Selection, check_scores, choose, load_json, no_filter
 
 __all__ = ["METRICS", "read_evalplus"]
 
@@ -35,12 +34,7 @@ def read_evalplus(path: str | Path, select: Selection = ANY) -> list[RunScores]:
     """One EvalPlus run (pass rates per task; ``select.metric``: plus or base)."""
     path = Path(path)
     no_filter(select, path, "EvalPlus")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
-    except ValueError as exc:
-        raise LogError(f"{path}: not JSON ({exc})") from None
+    data = load_json(path)
     ev = data.get("eval") if isinstance(data, dict) else None
     if not isinstance(ev, dict) or not ev:
         raise LogError(f"{path}: no 'eval' results in this EvalPlus file (an empty run)")

@@ -12,26 +12,16 @@ all splits are read unless ``--filter`` names one. The model is ``adapter_spec.m
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from pathlib import Path
 
-from holdout.logs.base import ANY, LogError, RunScores, Selection, check_scores, choose
+from holdout.logs.base import ANY, LogError, RunScores, Selection, check_scores, choose, load_json
 
 __all__ = ["DEFAULT_METRIC", "read_helm"]
 
 #: the stat read when --metric is not given
 DEFAULT_METRIC = "exact_match"
-
-
-def _load(path: Path) -> object:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
-    except ValueError as exc:
-        raise LogError(f"{path}: not JSON ({exc})") from None
 
 
 def _run_spec(stats_path: Path) -> tuple[str, str]:
@@ -40,7 +30,7 @@ def _run_spec(stats_path: Path) -> tuple[str, str]:
     name = stats_path.parent.name
     model = (re.search(r"model=([^,]+)", name) or [None, name])[1]
     if spec_path.is_file():
-        spec = _load(spec_path)
+        spec = load_json(spec_path)
         if isinstance(spec, dict):
             name = str(spec.get("name") or name)
             model = str((spec.get("adapter_spec") or {}).get("model") or model)
@@ -72,7 +62,7 @@ def read_helm(path: str | Path, select: Selection = ANY) -> list[RunScores]:
     model, task = _run_spec(path)
     if select.task is not None and select.task != task:
         return []
-    entries = _load(path)
+    entries = load_json(path)
     if not isinstance(entries, list) or not entries:
         raise LogError(f"{path}: no instances (an empty run)")
     means = _stat_means(entries, path)

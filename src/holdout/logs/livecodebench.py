@@ -9,23 +9,27 @@ contamination lens. The model is the folder name; the task is the file name less
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
-from holdout.logs.base import ANY, LogError, RunScores, Selection, check_scores, check_unique, choose, no_filter
+from holdout.logs.base import (
+    ANY,
+    LogError,
+    RunScores,
+    Selection,
+    check_scores,
+    check_unique,
+    choose,
+    load_json,
+    no_filter,
+)
 
 __all__ = ["read_livecodebench"]
 
 
 def _problems(path: Path) -> list[dict]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
-    except ValueError as exc:
-        raise LogError(f"{path}: not JSON ({exc})") from None
+    data = load_json(path)
     if not isinstance(data, list) or not data:
         raise LogError(f"{path}: no problems in this LiveCodeBench file (an empty run)")
     for k, p in enumerate(data):

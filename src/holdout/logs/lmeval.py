@@ -17,10 +17,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-from holdout.logs.base import ANY, LogError, RunScores, Selection, check_scores, check_unique, choose, first_line
+from holdout.logs.base import (
+    ANY,
+    LogError,
+    RunScores,
+    Selection,
+    check_scores,
+    check_unique,
+    choose,
+    first_line,
+    jsonl_rows,
+)
 
 __all__ = ["is_lmeval_row", "read_lmeval"]
 
@@ -37,24 +46,10 @@ def is_lmeval_row(row: object) -> bool:
     return isinstance(row, dict) and "doc_id" in row and ("doc" in row or "resps" in row)
 
 
-def _rows(path: Path) -> Iterator[tuple[int, dict]]:
-    with open(path, "rb") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError as exc:
-                raise LogError(f"{path}: line {number} is not JSON ({exc.msg}); is the file cut short?") from None
-            if not isinstance(row, dict) or "doc_id" not in row:
-                raise LogError(f"{path}: line {number} has no doc_id (not an lm-eval samples row)")
-            yield number, row
-
-
 def _scan(path: Path) -> dict[str, list[tuple[str, dict[str, object]]]]:
     """filter -> [(doc_id, {metric: value})], keeping only the metrics of each row (not its prompts)."""
     table: dict[str, list[tuple[str, dict[str, object]]]] = {}
-    for _, row in _rows(path):
+    for row in jsonl_rows(path, lambda r: isinstance(r, dict) and "doc_id" in r, "an lm-eval samples row (no doc_id)"):
         names = row.get("metrics")
         if not isinstance(names, list):
             names = [k for k, v in row.items() if k not in _NOT_METRICS and isinstance(v, (int, float))]
