@@ -111,6 +111,10 @@ def leaderboards(results: Path, note: str) -> dict[str, object]:
         "python benchmarks/results_numbers.py leaderboards",
         note,
     ) | {
+        "cpu_s": {
+            bench.name.split(".")[0]: round(float(pd.read_csv(bench, sep="\t")["cpu_time"].iloc[0]), 2)
+            for bench in sorted(Path("logs/leaderboards").glob("*.benchmark.tsv"))
+        },
         "pairs": {path.parent.name: json.loads(path.read_text()) for path in pairs},
         "livecodebench": {
             "contamination": json.loads((lcb / "contamination.json").read_text()),

@@ -249,3 +249,13 @@ def test_livecodebench_checks_are_the_referees(shared_data):
     assert t.loc["placebo split 2023-07-15", "mean_residual"] == pytest.approx(-6.0, abs=0.05)
     assert t.loc["placebo split 2023-11-01", "mean_residual"] == pytest.approx(-2.5, abs=0.05)
     assert t.loc["placebo split 2023-12-01", "mean_residual"] == pytest.approx(-3.0, abs=0.05)
+
+
+def test_benjamini_hochberg_count_by_hand():
+    from holdout.leaderboards.outputs import benjamini_hochberg_count
+
+    p = np.array([0.001, 0.008, 0.039, 0.041, 0.042, 0.06, 0.074, 0.205])
+    # step-up: the largest i with p_(i) <= i alpha / m; at alpha 0.05, m = 8: 0.042 > 5 * 0.05 / 8 = 0.03125,
+    # 0.041 > 0.025, 0.039 > 0.01875, 0.008 <= 0.0125: two rejections
+    assert benjamini_hochberg_count(p, 0.05) == 2
+    assert benjamini_hochberg_count(p, 0.4) == 8

@@ -36,7 +36,9 @@ def test_leaderboards_workflow(tmp_path, repo, shared_data, workflow_runner):
     lin = np.polyfit(both["top1_o"], both["top1_n"], 1)
     assert (summary["linear_fit"]["slope"], summary["linear_fit"]["intercept"]) == pytest.approx(tuple(lin), rel=1e-9)
     table = pd.read_csv(out / "fits.csv")
-    assert len(table) == 2 * 9
+    # per pair: the linear fit, the linear fit above 70%, the probit fit; the four timm pairs' ImageNet-only baseline
+    assert len(table) == 3 * 9 + 4
+    assert table["variance_ratio"].notna().sum() == 9 + 4  # every probit line carries its lack of fit
     # HumanEval+ grades the same problems with more tests: pass@1 can only drop
     he = pd.read_csv(out / "fits/evalplus_humaneval/models.csv")
     assert (he["gap"] >= 0).all()
@@ -47,5 +49,7 @@ def test_leaderboards_workflow(tmp_path, repo, shared_data, workflow_runner):
     assert cont["line_models"] == 32 and cont["placed_models"] == 13
     assert cont["n_original_items"] + cont["n_new_items"] == 400
     assert "DSCoder-33b-Ins" in cont["below_line"]
+    checks = pd.read_csv(out / "livecodebench/contamination_checks.csv").set_index("check")
+    assert checks.loc["items: atcoder", "below_line"] == 0 and checks.loc["items: leetcode", "below_line"] == 11
     lenses = json.loads((out / "livecodebench/lenses.json").read_text())
     assert lenses["similarity"]["num_models"] == 45 and lenses["testable_models"]["union_k"] >= 1

@@ -24,6 +24,7 @@ from holdout.stats import LinearFit, linear_fit
 
 __all__ = [
     "TABLE_FILES",
+    "benjamini_hochberg_count",
     "contamination_summary",
     "fit_dict",
     "fits_table",
@@ -85,6 +86,14 @@ def _er_counts(t: pd.DataFrame, prefix: str, alpha: float) -> dict[str, object]:
     }
 
 
+def benjamini_hochberg_count(p: np.ndarray, alpha: float) -> int:
+    """How many of the p-values Benjamini & Hochberg's (1995) step-up procedure rejects at false-discovery
+    rate ``alpha`` (the count Holm's family-wise correction is compared with)."""
+    from scipy import stats
+
+    return int((stats.false_discovery_control(p, method="bh") <= alpha).sum()) if len(p) else 0
+
+
 def table_summary(audit: AccuracyTableAudit, high_from: float = 70.0, **info: object) -> dict[str, object]:
     """linear_fit and probit_fit, sizes, mean gap, effective-robustness counts (Holm) with the
     probit line's lack of fit, the linear fit of the models at or above ``high_from`` percent on
@@ -93,6 +102,7 @@ def table_summary(audit: AccuracyTableAudit, high_from: float = 70.0, **info: ob
     t = audit.models
     high = t["orig_accuracy"] >= high_from
     er = _er_counts(t, "er", audit.alpha) | {
+        "significant_bh": benjamini_hochberg_count(t["er_p"].to_numpy(float), audit.alpha),
         "largest": t.loc[t["effective_robustness"].idxmax(), ["model", "effective_robustness"]].tolist(),
         "test": "heuristic: off the straight probit line of all models by more than test-set sampling noise",
     }
