@@ -9,6 +9,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from holdout.plotting import plain_log_axis  # noqa: E402
+
 __all__ = ["overfit_figure", "y_top"]
 
 _LABELS = {
@@ -49,19 +51,32 @@ def y_top(summary: pd.DataFrame) -> float:
     return max(1.3 * float(summary["overfit_max"].max()), min(1.05, float(summary["bound_theorem"].max())))
 
 
-def overfit_figure(summary: pd.DataFrame, label: str) -> tuple[Figure, pd.DataFrame]:
+def overfit_figure(summary: pd.DataFrame, label: str, stacked: bool = False) -> tuple[Figure, pd.DataFrame]:
     """Mean overfit +- 1 sd over splits per mechanism, measured where its guarantee would live, with
     sqrt(k/n) and Mania et al.'s Sec. 4 bound (alpha = 0: theorem; alpha > 0: if the covering
-    condition holds), log x. Returns the figure and the plotted values (the summary rows)."""
+    condition holds), log x. One panel per attack side by side, or ``stacked`` one above the other
+    (5.4 in wide, 8-pt legend: legible on a page that scales it to a phone's width). Returns the
+    figure and the plotted values (the summary rows)."""
     names = list(dict.fromkeys(summary["attack"]))
-    fig, axes = plt.subplots(1, len(names), figsize=(4.0 * len(names), 3.8), sharey=True, squeeze=False)
-    for ax, name in zip(axes[0], names, strict=True):
-        _panel(ax, summary[summary["attack"] == name])
+    legend = 1.3 if stacked else 0.0  # inches below the stacked panels for the legend
+    shape = (len(names), 1) if stacked else (1, len(names))
+    size = (5.4, 0.6 + 3.0 * len(names) + legend) if stacked else (4.0 * len(names), 3.8)
+    fig, axes = plt.subplots(*shape, figsize=size, sharey=True, squeeze=False)
+    for ax, name in zip(axes.ravel(), names, strict=True):
+        part = summary[summary["attack"] == name]
+        _panel(ax, part)
         ax.set_ylim(-0.05, y_top(summary))
+        plain_log_axis(ax.xaxis, float(part["k"].min()), float(part["k"].max()))
         ax.set_title(_LABELS.get(name, name), fontsize=10)
         ax.set_xlabel("number of queries k")
-    axes[0][0].set_ylabel("overfit: accuracy on A (or S_h) - on H")
-    axes[0][-1].legend(fontsize=6, loc="upper left")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("overfit: A (or S_h) - H" if stacked else "overfit: accuracy on A (or S_h) - on H")
     fig.suptitle(f"Adaptive overfitting on {label} (n = {int(summary['n_attack'].min())} per half)", fontsize=11)
-    fig.tight_layout()
+    if stacked:
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
+        fig.tight_layout(rect=(0, legend / size[1], 1, 1))
+    else:
+        axes[0][-1].legend(fontsize=6, loc="upper left")
+        fig.tight_layout()
     return fig, summary.copy()

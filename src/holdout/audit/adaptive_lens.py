@@ -151,7 +151,7 @@ def write_adaptive(lens: AdaptiveLens, out: Path, label: str) -> dict[str, Path]
     folder = Path(out) / "adaptive"
     folder.mkdir(parents=True, exist_ok=True)
     write_table(lens.table, folder / "table.csv", folder / "table.md")
-    fig, data = overfit_figure(lens.table, label)
+    fig, data = overfit_figure(lens.table, label, stacked=True)  # the report's width, legible on a phone
     save_figure(fig, folder / "overfit.png", folder / "overfit.pdf", data, folder / "overfit.csv")
     (folder / "summary.json").write_text(json.dumps(adaptive_summary(lens), indent=2) + "\n")
     return {"adaptive_overfit": folder / "overfit.png"}

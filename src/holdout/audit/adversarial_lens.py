@@ -195,17 +195,22 @@ def plot_pvalues(lens: AdversarialLens, title: str):
     """p-value of the pairwise test per model (x) and AEG (marker), log scale, with alpha."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    from holdout.plotting import plain_log_axis
+
     models = list(dict.fromkeys(lens.pairwise["model"]))
+    fig, ax = plt.subplots(figsize=(5.6, 3.6 + 0.05 * max(len(m) for m in models)))
     x = {m: i for i, m in enumerate(models)}
     for a, g in lens.pairwise.groupby("aeg", sort=False):
         ax.scatter([x[m] for m in g["model"]], g["p_value"].clip(lower=1e-300), label=a, s=18)
     ax.axhline(lens.alpha, color="red", lw=1, ls="--", label=f"alpha = {lens.alpha:g}")
     ax.set_yscale("log")
-    ax.set_xticks(range(len(models)), models, rotation=60, ha="right", fontsize=7)
+    low = max(min(float(lens.pairwise["p_value"].min()), lens.alpha) / 3, 1e-300)  # alpha always in view
+    ax.set_ylim(low, 1.5)
+    plain_log_axis(ax.yaxis, low, 1.5)
+    ax.set_xticks(range(len(models)), models, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel("p-value, pairwise test (6)-(7)")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
