@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 
 import numpy as np
@@ -60,7 +61,11 @@ def test_bad_logs_are_one_line_naming_the_file(tmp_path, capsys, monkeypatch, sh
         lmeval_run(tmp_path / "mixed" / model, "arc", [row(0, acc=1)], model=model)
         lmeval_run(tmp_path / "mixed" / model, "mmlu", [row(0, acc=1)], model=model)
     err = _one_line_error(["--logs", str(tmp_path / "mixed"), "--out", out], capsys)
-    assert "runs of 2 tasks: arc (2 runs), mmlu (2 runs); choose one with --task" in err
+    assert re.search(
+        r"runs of 2 tasks: arc \(2 runs, e\.g\. \S+/a/samples_arc_\S+\), "
+        r"mmlu \(2 runs, e\.g\. \S+\); choose one with --task",
+        err,
+    )
     two = lmeval_run(
         tmp_path / "two" / "m", "gsm8k", [row(0, "strict-match", exact_match=1), row(0, "x", exact_match=0)]
     )

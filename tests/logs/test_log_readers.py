@@ -3,6 +3,7 @@ and every run's accuracy, each computed here again from the raw JSON (not by the
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import zipfile
 from pathlib import Path
@@ -12,9 +13,9 @@ import pytest
 
 from holdout.logs import LogError, detect_format, read_logs
 
-HAS_INSPECT = pytest.importorskip.__module__ and __import__("importlib").util.find_spec("inspect_ai") is not None
 needs_inspect = pytest.mark.skipif(
-    not HAS_INSPECT, reason="inspect_ai not installed: pip install 'holdout[logs]' (.ci/run installs it)"
+    importlib.util.find_spec("inspect_ai") is None,
+    reason="inspect_ai not installed: pip install 'holdout[logs]' (.ci/run installs it)",
 )
 
 

@@ -53,7 +53,8 @@ def item_fingerprint(item_ids: Sequence[str]) -> str:
 def _one_task(runs: Sequence[RunScores]) -> str:
     tasks = Counter(r.task for r in runs)
     if len(tasks) > 1:
-        listed = ", ".join(f"{t} ({k} run{'s' * (k > 1)})" for t, k in sorted(tasks.items()))
+        first = {r.task: r.source for r in reversed(runs)}
+        listed = ", ".join(f"{t} ({k} run{'s' * (k > 1)}, e.g. {first[t]})" for t, k in sorted(tasks.items()))
         raise LogError(f"runs of {len(tasks)} tasks: {listed}; choose one with --task")
     return next(iter(tasks))
 
