@@ -48,9 +48,16 @@ def test_no_cpu_value_reaches_a_scaled_job(repo, scale_file, extras):
     for order in itertools.permutations((*extras, scale_file)):
         merged = _merged(repo, "config/config.yaml", *order)
         for study in STUDIES:
-            if study == "retraining" and scale_file.endswith("gpu.yaml"):
-                continue  # gpu.yaml leaves the retraining study at the CPU scale (said in its header)
             assert merged[study] == alone[study], (order, study)
+
+
+def test_gpu_config_trains_recht_vgg_columns_at_the_published_recipes(repo):
+    cfg = _merged(repo, "config/config.yaml", "config/offline.yaml", "config/gpu.yaml")
+    rt = cfg["retraining"]
+    assert rt["train_per_class"] is None and rt["table2_models"] == ["vgg_15_BN_64"]
+    for name in ("vgg_15_BN_64", "vgg16_keras"):
+        assert rt["models"][name] == PAPER_RETRAINING[name].as_config(), name
+    assert cfg["search_analysis"]["min_accuracy"] == 0.5  # Mania et al. Sec. 5.2
 
 
 def test_paper_config_is_the_published_recipes(repo):

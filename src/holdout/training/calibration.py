@@ -35,6 +35,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from holdout.training.cost import CALIBRATION_FORMAT, architecture_key, cell_key, load_calibration
+
 __all__ = [
     "Cell",
     "architecture_of",
@@ -49,7 +51,6 @@ __all__ = [
 ]
 
 LOG = logging.getLogger("holdout.training.calibration")
-CALIBRATION_FORMAT = "holdout-calibration/1"
 
 
 @dataclass(frozen=True)
@@ -86,14 +87,6 @@ class StepTiming:
     images_per_s: float
 
 
-def cell_key(model_config: Any, batch_size: int, views: int, image_size: int) -> str:
-    """The key of a cell, e.g. ``resnet_preact basic-110 16ch | batch 128 | views 1 | 32 px``."""
-    from holdout.training.plan import architecture_key
-    from holdout.training.registry import describe_model
-
-    return f"{describe_model(architecture_key(model_config))} | batch {batch_size} | views {views} | {image_size} px"
-
-
 def architecture_of(key: str) -> str:
     """The network part of a cell key (evaluation time depends on it alone)."""
     return key.split(" | batch ")[0]
@@ -107,8 +100,6 @@ def _job_cell(model: Any, train: Any) -> tuple[str, int, int, int]:
 
 def plan_cells(specs: Iterable[tuple[Any, Any]]) -> list[Cell]:
     """The distinct cells of ``(model_config, TrainConfig)`` pairs, in first-seen order, with job counts."""
-    from holdout.training.plan import architecture_key
-
     cells: dict[str, Cell] = {}
     for model, train in specs:
         key, batch, views, size = _job_cell(model, train)
@@ -303,18 +294,6 @@ def concurrent_throughput(
             }
         )
     return rows
-
-
-def load_calibration(path: str | Path) -> dict[str, Any]:
-    """A calibration JSON written by ``measure``, checked: its format and a timing per cell."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text())
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"calibration file {p}: unreadable ({exc}); pass the JSON that `measure` wrote") from exc
-    if not isinstance(data, dict) or data.get("format") != CALIBRATION_FORMAT or not data.get("cells"):
-        raise ValueError(f"calibration file {p}: not a {CALIBRATION_FORMAT} file with timed cells")
-    return data
 
 
 # --------------------------------------------------------------------------- command line

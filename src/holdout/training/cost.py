@@ -21,17 +21,22 @@ counted here.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 __all__ = [
     "FLOOR_MS_PER_LAYER",
     "STARTUP_S",
     "StepTable",
+    "architecture_key",
+    "cell_key",
     "count_layers",
     "job_hours",
+    "load_calibration",
     "projected_step_seconds",
 ]
 
@@ -40,8 +45,28 @@ __all__ = [
 #: an estimate, not a measurement). High: 0.5 ms, about what the eager engine measured per layer
 #: on an H200 (config/calibration/).
 FLOOR_MS_PER_LAYER = (0.036, 0.5)
+#: The ``format`` of a calibration file (``python -m holdout.training.calibration measure``).
+CALIBRATION_FORMAT = "holdout-calibration/1"
 #: Start-up of one job (interpreter, imports, data to the device, first steps): an ASSUMPTION.
 STARTUP_S = 60.0
+
+
+def architecture_key(model_config: Any) -> Any:
+    """What parameters and FLOPs depend on: a ResNet-preact config without its activation-order
+    switches (``remove_first_relu``, ``preact_stage`` move ReLUs and BatchNorms, adding no parameter
+    and no convolution), so 320 Table 2 draws need at most 16 counts."""
+    from holdout.training.models import ResNetPreactConfig
+
+    if isinstance(model_config, ResNetPreactConfig):
+        return replace(model_config, remove_first_relu=False, preact_stage=(True, True, True))
+    return model_config
+
+
+def cell_key(model_config: Any, batch_size: int, views: int, image_size: int) -> str:
+    """The key of a calibration cell, e.g. ``ResNet-preact-110 (basic, 16 ch) | batch 128 | views 1 | 32 px``."""
+    from holdout.training.registry import describe_model
+
+    return f"{describe_model(architecture_key(model_config))} | batch {batch_size} | views {views} | {image_size} px"
 
 
 @functools.cache
@@ -71,6 +96,18 @@ def projected_step_seconds(
 def job_hours(steps: int, step_seconds: float, startup_s: float = STARTUP_S) -> float:
     """``steps x step_seconds + startup_s`` in hours."""
     return (steps * step_seconds + startup_s) / 3600.0
+
+
+def load_calibration(path: str | Path) -> dict[str, Any]:
+    """A calibration JSON written by ``measure``, checked: its format and a timing per cell."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"calibration file {p}: unreadable ({exc}); pass the JSON that `measure` wrote") from exc
+    if not isinstance(data, dict) or data.get("format") != CALIBRATION_FORMAT or not data.get("cells"):
+        raise ValueError(f"calibration file {p}: not a {CALIBRATION_FORMAT} file with timed cells")
+    return data
 
 
 def _parse_key(key: str) -> tuple[str, int, int, str]:

@@ -9,10 +9,10 @@ model, its parameter count and forward FLOPs per image (counted by ``torch.utils
 the meta device, once per distinct architecture), the recipe, the training-set size, checkpoints,
 the declared resources, the recipe's source, and the projected GPU-hours.
 
-The projection is ``3 x FLOPs/image x images x epochs / throughput`` (forward + backward counted as
-three forwards) at an ASSUMED sustained throughput (``--tflops``, default ``ASSUMED_TFLOPS``,
-20 TFLOP/s): no GPU measurement of ours exists yet,
-so every GPU-hour printed is a projection under that assumption, never a measurement.
+The cost of each job ([`holdout.training.cost`][holdout.training.cost]): a projection range (counted FLOPs at
+half and twice ``--tflops``, a per-step floor per layer, dual cutout counted twice; never a
+measurement), and with ``--calibration FILE`` hours from seconds per step measured on one GPU
+([`holdout.training.calibration`][holdout.training.calibration]; ``config/calibration/`` holds ours).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from holdout.training.cost import FLOOR_MS_PER_LAYER, STARTUP_S
+from holdout.training.cost import FLOOR_MS_PER_LAYER, STARTUP_S, architecture_key, cell_key
 from holdout.training.recipes import PAPER_RETRAINING, resolve_retraining, resolve_search
 
 __all__ = [
@@ -145,17 +145,6 @@ def count_model(model_config: Any, image_size: int = 32) -> tuple[int, int]:
     return int(params), int(counter.get_total_flops())
 
 
-def architecture_key(model_config: Any) -> Any:
-    """What parameters and FLOPs depend on: a ResNet-preact config without its activation-order
-    switches (``remove_first_relu``, ``preact_stage`` move ReLUs and BatchNorms, adding no parameter
-    and no convolution), so 320 Table 2 draws need at most 16 counts."""
-    from holdout.training.models import ResNetPreactConfig
-
-    if isinstance(model_config, ResNetPreactConfig):
-        return replace(model_config, remove_first_relu=False, preact_stage=(True, True, True))
-    return model_config
-
-
 def _schedule(t: Any) -> str:
     if t.scheduler == "cosine":
         return f"cosine {t.base_lr:.3g} -> {t.lr_min_factor * t.base_lr:.3g}"
@@ -199,7 +188,6 @@ class JobSpec:
 
 
 def _row(spec: JobSpec, tflops: float, table: Any = None) -> PlanRow:
-    from holdout.training.calibration import cell_key
     from holdout.training.cost import count_layers, job_hours, projected_step_seconds
 
     train = spec.train
@@ -445,8 +433,7 @@ def _calibration(path: str | None) -> tuple[Any, Any]:
     """(the calibration JSON, its StepTable), or (None, None) without ``--calibration``."""
     if path is None:
         return None, None
-    from holdout.training.calibration import load_calibration
-    from holdout.training.cost import StepTable
+    from holdout.training.cost import StepTable, load_calibration
 
     data = load_calibration(path)
     return data, StepTable.from_calibration(data, str(path))

@@ -107,7 +107,9 @@ PAPER_RETRAINING: dict[str, Recipe] = {
             "weight_decay": f"{HYSTS} configs/wrn.json:13",
             "epochs": f"{HYSTS} configs/wrn.json:15",
             "schedule": f"{HYSTS} configs/wrn.json:16-22 (x0.2 at 60, 120, 160)",
-            "batch_size": f"{HYSTS} README.md:97 ('Trained WRN-28-10 with batch size 64')",
+            "batch_size": f"{HYSTS} README.md:97 ('Trained WRN-28-10 with batch size 64': the note on the run "
+            "that produced the published numbers). CONFLICT, kept on purpose: configs/wrn.json:23 and the command "
+            "at README.md:140 give 128, as does reading Recht et al. App. A's 'default configurations' literally",
         },
     ),
     "shake_shake_64d_cutout": Recipe(
@@ -158,7 +160,9 @@ PAPER_RETRAINING: dict[str, Recipe] = {
             "base_lr": f"{GEIFMANY}:150",
             "schedule": f"{GEIFMANY}:152, 162-163 (halved every 20 epochs)",
             "optimizer": f"{GEIFMANY}:184 (SGD, momentum 0.9, Nesterov)",
-            "augment": f"{GEIFMANY}:174-176 (shift 0.1 = 3 pixels, flip); 136-138 (mean 120.707, std 64.15)",
+            "augment": f"{GEIFMANY}:174-176 (shift 0.1 = 3 pixels, flip); 136-138 (mean 120.707, std 64.15). "
+            "NOT reproduced: rotation_range=15 (line 173); Keras SGD decay=1e-6 (lines 151, 184); the shift is an "
+            "integer crop with 3 px of zero padding, not Keras' continuous shift with nearest fill (lines 174-175)",
             "sec55": "Recht et al. 2018 Sec. 5.5",
         },
     ),
