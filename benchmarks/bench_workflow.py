@@ -173,6 +173,7 @@ def docs_measurement(res: dict[str, object], note: str) -> dict[str, object]:
         "tree_sys_s": round(float(res["tree_sys_s"]), 1),  # type: ignore[arg-type]
         "rules_cpu_s": round(float(res["rules_cpu_s"]), 1),  # type: ignore[arg-type]
         "gap_cpu_s": round(float(res["tree_cpu_s"]) - float(res["rules_cpu_s"]), 1),  # type: ignore[arg-type]
+        "snakemake_main_cpu_s": round(float(res.get("snakemake_main_cpu_s", float("nan"))), 1),  # type: ignore[arg-type]
         **({"second_run_s": round(float(second["wall_s"]), 1)} if second else {}),
         "top_rules_cpu_s": {r["rule"]: round(r["cpu_time"], 1) for r in res["top_rules"][:7]},  # type: ignore[index]
     }
@@ -194,6 +195,7 @@ class TreeRun:
     sys_s: float
     max_rss_mb: float
     load: list[float] = field(default_factory=list)  # 1-minute load average, sampled
+    main_cpu_s: float = float("nan")  # the command's own process (not its children), last sample before exit
     busy_cpu_s: float = float("nan")  # every CPU's busy time meanwhile (/proc/stat), the tree's included
 
     @property
@@ -212,15 +214,29 @@ def busy_cpu_seconds() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
+def own_cpu_seconds(pid: int) -> float:
+    """User + system CPU-seconds of process ``pid`` itself, without its children (``/proc/PID/stat``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def run_tree(cmd: list[str], cwd: Path, env: dict[str, str], log_path: Path, sample_s: float = 10.0) -> TreeRun:
     """``cmd`` in ``cwd``, output to ``log_path``; its whole process tree measured by ``os.wait4``
-    (the kernel adds a reaped child's descendants to its usage), the load sampled every ``sample_s``."""
+    (the kernel adds a reaped child's descendants to its usage), the load and the command's own CPU
+    (Snakemake's main process: scheduling, benchmark sampling) sampled every ``sample_s``."""
     load = [os.getloadavg()[0]]
+    main_cpu = [float("nan")]
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.wait(sample_s):
             load.append(os.getloadavg()[0])
+            own = own_cpu_seconds(proc.pid)
+            if own == own:
+                main_cpu[0] = own
 
     sampler = threading.Thread(target=sample, daemon=True)
     busy0, t0 = busy_cpu_seconds(), time.perf_counter()
@@ -244,6 +260,7 @@ def run_tree(cmd: list[str], cwd: Path, env: dict[str, str], log_path: Path, sam
         sys_s=ru.ru_stime,
         max_rss_mb=ru.ru_maxrss / 1024,
         load=load,
+        main_cpu_s=main_cpu[0],
         busy_cpu_s=busy_cpu_seconds() - busy0,
     )
 
@@ -270,6 +287,7 @@ def tree_summary(run: TreeRun, rules_cpu_s: float) -> dict[str, object]:
         "tree_sys_s": run.sys_s,
         "tree_max_rss_mb": run.max_rss_mb,
         "gap_cpu_s": run.cpu_s - rules_cpu_s,
+        "snakemake_main_cpu_s": run.main_cpu_s,
         "load": [run.load[0], run.load[-1], mean_load],
         "others_cpu_s": max(0.0, run.busy_cpu_s - run.cpu_s),
     }
@@ -308,6 +326,9 @@ def print_report(res: dict[str, object]) -> None:
     )
     print(f"CPU time (rules)    {res['rules_cpu_s']:8.1f} s   (rules' benchmark files, cpu_time)")
     print(f"gap (tree - rules)  {res['gap_cpu_s']:8.1f} s   (start-up, Snakemake itself, what the sampler misses)")
+    print(
+        f"  of it Snakemake   {res['snakemake_main_cpu_s']:8.1f} s   (its main process: scheduling, benchmark sampling)"
+    )
     print(f"job time (sum)      {res['job_wall_s']:8.1f} s   (rules' benchmark files, s)")
     second = res.get("second_run")
     if isinstance(second, dict):

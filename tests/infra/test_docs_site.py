@@ -316,6 +316,7 @@ def test_bench_workflow_measures_the_whole_process_tree(tmp_path):
     assert run.returncode == 0
     assert run.cpu_s >= 0.3  # the grandchild's busy loop is in the tree
     assert run.wall_s >= 0.3 and len(run.load) >= 2
+    assert 0 <= run.main_cpu_s <= run.cpu_s  # the command's own process, sampled
 
 
 # --- versions named in the docs ------------------------------------------------------------------
