@@ -259,3 +259,21 @@ def test_benjamini_hochberg_count_by_hand():
     # 0.041 > 0.025, 0.039 > 0.01875, 0.008 <= 0.0125: two rejections
     assert benjamini_hochberg_count(p, 0.05) == 2
     assert benjamini_hochberg_count(p, 0.4) == 8
+
+
+def test_cluster_bootstrap_slope_se_is_the_sd_of_refits_on_resampled_clusters():
+    from holdout.leaderboards.fits import cluster_bootstrap_slope_se
+
+    rng = np.random.default_rng(4)
+    clusters = np.repeat(np.arange(30), 4)  # 30 architectures, 4 rows each sharing a cluster effect
+    x = np.repeat(rng.normal(0, 1, 30), 4) + rng.normal(0, 0.1, 120)
+    y = 0.9 * x + np.repeat(rng.normal(0, 0.3, 30), 4) + rng.normal(0, 0.05, 120)
+    got = cluster_bootstrap_slope_se(x, y, clusters, reps=200, seed=1)
+    # brute force: the same cluster draws, each resample written out row by row and refitted
+    counts = np.random.default_rng(1).multinomial(30, np.full(30, 1 / 30), size=200)
+    _, label = np.unique(clusters.astype(str), return_inverse=True)  # the function's order of the clusters
+    slopes = [np.polyfit(np.repeat(x, c[label]), np.repeat(y, c[label]), 1)[0] for c in counts]
+    assert got == pytest.approx(np.std(slopes, ddof=1), rel=1e-9)
+    # rows are not independent: the cluster bootstrap is wider than the iid standard error
+    iid = stats.linregress(x, y).stderr
+    assert got > 1.5 * iid

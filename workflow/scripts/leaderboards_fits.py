@@ -5,7 +5,7 @@ from pathlib import Path
 
 from holdout.leaderboards import accuracy_table_audit
 from holdout.leaderboards.outputs import fits_table, write_table
-from holdout.leaderboards.sources import pair_table, split_off_size, timm_in1k_only
+from holdout.leaderboards.sources import pair_table, split_off_size, timm_architecture, timm_in1k_only
 from holdout.runlog import script_logger, timed
 from holdout.tables import markdown_table
 from holdout.tables import write_table as write_csv_md
@@ -30,6 +30,7 @@ for name, summary_path in zip(params.pairs, out.summaries, strict=True):
             params.band_level,
             baseline=timm_in1k_only(t["model"]) if pair.get("baseline") == "in1k_only" else None,
             paired=bool(pair.get("paired", False)),
+            clusters=timm_architecture(t["model"]) if pair["source"] == "timm" else None,
         )
         s = write_table(
             audit,

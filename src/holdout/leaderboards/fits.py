@@ -35,6 +35,7 @@ __all__ = [
     "lack_of_fit",
     "accuracy_table_audit",
     "clopper_pearson_many",
+    "cluster_bootstrap_slope_se",
     "effective_robustness",
     "holm",
     "paired_drop_test",
@@ -170,6 +171,23 @@ def paired_drop_test(
     return b.astype(int), p_holm, p_holm <= alpha
 
 
+def cluster_bootstrap_slope_se(
+    x: npt.ArrayLike, y: npt.ArrayLike, clusters: npt.ArrayLike, reps: int = 1000, seed: int = 0
+) -> float:
+    """Standard error of the least-squares slope of y on x when rows come in clusters (the same
+    weights at several image sizes, fine-tunes of one backbone): the sd of the slope over ``reps``
+    resamples of whole clusters with replacement (the cluster bootstrap; Cameron, Gelbach & Miller
+    2008). Each resample is a weighted fit, the weight of a row the times its cluster was drawn."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    _, index = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    n_clusters = int(index.max()) + 1
+    counts = np.random.default_rng(seed).multinomial(n_clusters, np.full(n_clusters, 1 / n_clusters), size=reps)
+    w = counts[:, index].astype(float)  # reps x rows
+    sw, sx, sy = w.sum(axis=1), w @ x, w @ y
+    slopes = (w @ (x * y) - sx * sy / sw) / (w @ (x * x) - sx**2 / sw)
+    return float(np.std(slopes, ddof=1))
+
+
 @dataclass(frozen=True)
 class LackOfFit:
     """How well one straight probit line describes the models (the effective-robustness test assumes it does).
@@ -225,6 +243,7 @@ class AccuracyTableAudit:
     baseline: LinearFit | None = None
     baseline_lack_of_fit: LackOfFit | None = None
     paired: bool = False
+    probit_slope_cluster_se: float | None = None
 
 
 def _fit_lines(linear: LinearFit, pfit: LinearFit, low: float, n_new: int, level: float) -> pd.DataFrame:
@@ -257,12 +276,15 @@ def accuracy_table_audit(
     band_level: float = 0.95,
     baseline: npt.ArrayLike | None = None,
     paired: bool = False,
+    clusters: npt.ArrayLike | None = None,
 ) -> AccuracyTableAudit:
     """Intervals from the sizes, the gap, both fits with bands, effective robustness (fractions in),
     the probit line's lack of fit, and, given a ``baseline`` mask, the line of those models alone
     with every model's effective robustness against it. ``paired``: the new set is the original
     graded more strictly (same items and samples): each model's drop gets the paired test of
     [`paired_drop_test`][holdout.leaderboards.fits.paired_drop_test] (``drop_*`` columns).
+    ``clusters`` (one label per model): the probit slope's cluster-bootstrap standard error
+    ([`cluster_bootstrap_slope_se`][holdout.leaderboards.fits.cluster_bootstrap_slope_se]).
 
     Correct counts are round(accuracy * n) (a published accuracy is a count over n).
     """
@@ -308,6 +330,21 @@ def accuracy_table_audit(
         if n_original != n_new:
             raise ValueError(f"a paired pair grades the same items: n_original {n_original} != n_new {n_new}")
         table["drop_items"], table["drop_p_holm"], table["drop_significant"] = paired_drop_test(orig, nw, n_new, alpha)
+    cluster_se = None
+    if clusters is not None:
+        cluster_se = cluster_bootstrap_slope_se(probit(orig, n_original), probit(nw, n_new), clusters)
     return AccuracyTableAudit(
-        table, linear, pfit, band, int(n_original), int(n_new), alpha, band_level, lof, base_fit, base_lof, paired
+        table,
+        linear,
+        pfit,
+        band,
+        int(n_original),
+        int(n_new),
+        alpha,
+        band_level,
+        lof,
+        base_fit,
+        base_lof,
+        paired,
+        cluster_se,
     )

@@ -117,7 +117,7 @@ def table_summary(audit: AccuracyTableAudit, high_from: float = 70.0, **info: ob
             if high.sum() >= 3
             else None
         ),
-        "probit_fit": fit_dict(audit.probit),
+        "probit_fit": fit_dict(audit.probit) | {"slope_cluster_se": audit.probit_slope_cluster_se},
         "lack_of_fit": asdict(audit.lack_of_fit),
         "effective_robustness": er,
     }

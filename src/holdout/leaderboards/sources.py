@@ -36,6 +36,7 @@ __all__ = [
     "livecodebench",
     "pair_table",
     "testbed_table",
+    "timm_architecture",
     "timm_in1k_only",
     "timm_table",
 ]
@@ -60,6 +61,12 @@ def timm_table(files: Mapping[str, str | Path]) -> pd.DataFrame:
         out = part if out is None else out.merge(part, on="model", how="inner", validate="one_to_one")
     assert out is not None
     return out.sort_values("model", kind="stable").reset_index(drop=True)
+
+
+def timm_architecture(models: list[str] | pd.Series) -> np.ndarray:
+    """The architecture of each timm row (``<model>.<tag>@<size>`` -> ``<model>``): the rows of one
+    architecture (its image sizes, its pretrained weights) are not independent."""
+    return np.array([str(name).split("@", 1)[0].partition(".")[0] for name in models])
 
 
 def timm_in1k_only(models: list[str] | pd.Series) -> np.ndarray:
