@@ -101,3 +101,40 @@ def test_unlabeled_new_predictions_of_other_models_refused(tmp_path, capsys):
         != 0
     )
     assert "the models differ from PREDICTIONS'" in capsys.readouterr().err
+
+
+def _matrices(tmp_path, rng):
+    """Two 0/1 matrices of 8 models (the last one 15 points better on the benchmark than its skill)."""
+    skill = np.linspace(0.3, 0.8, 8)
+    bench_p = skill.copy()
+    bench_p[-1] = min(bench_p[-1] + 0.15, 0.99)
+    names = [f"m{i}" for i in range(8)]
+    paths = []
+    for name, p, n in (("ref", skill, 800), ("bench", bench_p, 600)):
+        m = (rng.random((8, n)) < p[:, None]).astype(int)
+        df = pd.DataFrame(m, columns=[f"item{j}" for j in range(n)])
+        df.insert(0, "model", names)
+        df.to_csv(tmp_path / f"{name}.csv", index=False)
+        paths.append(tmp_path / f"{name}.csv")
+    refs = tmp_path / "refs.txt"
+    refs.write_text("\n".join(names[:6]))
+    return (*paths, refs)
+
+
+@pytest.mark.slow
+def test_item_level_reference_lens_from_two_matrices(tmp_path):
+    ref, bench, refs = _matrices(tmp_path, np.random.default_rng(3))
+    out = tmp_path / "out"
+    argv = ["audit", str(bench), "--correctness", "--reference-correctness", str(ref), "--reference-models", str(refs)]
+    assert main([*argv, "--fit", "probit", "--n-bootstrap", "300", "--out", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["reference"]["bootstrap"] == "item bootstrap" and summary["reference"]["tested_models"] == 2
+    lens = pd.read_csv(out / "reference_lens.csv").set_index("model")
+    assert lens.loc["m7", "delta"] > 0.05 and lens.loc["m7", "delta_low"] > 0
+
+
+def test_reference_correctness_needs_its_partners(tmp_path, capsys):
+    ref, bench, refs = _matrices(tmp_path, np.random.default_rng(4))
+    argv = ["audit", str(bench), "--correctness", "--reference-correctness", str(ref), "--out", str(tmp_path / "o")]
+    assert main(argv) != 0
+    assert "--reference-correctness: the reference-benchmark lens needs" in capsys.readouterr().err

@@ -11,6 +11,7 @@ atomic, owned ``--out`` folder like the predictions audit
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Callable
@@ -21,7 +22,11 @@ from holdout.audit.core import AuditError, selection_bits
 from holdout.audit.correctness import contamination_of, correctness_result, load_correctness
 from holdout.audit.inputs import check_input_path, check_memory, check_out_dir, peek_shape
 from holdout.audit.output import atomic_folder, check_owned_out
-from holdout.audit.reference_lens import add_reference_arguments
+from holdout.audit.reference_lens import (
+    add_reference_arguments,
+    prepare_item_reference_lens,
+    run_item_reference_lens,
+)
 from holdout.audit.run import AuditOptions, _write_all
 
 __all__ = ["add_leaderboard_arguments", "run_leaderboard_audit"]
@@ -128,13 +133,19 @@ def run_leaderboard_audit(
             ("--search-size", "search_size"),
             ("--selected", "selected"),
         )
-        _refuse_unused(args, "--accuracies", (("--model-names", "model_names"), *no_rvw))
+        no_items = (("--model-names", "model_names"), ("--reference-correctness", "reference_correctness"))
+        _refuse_unused(args, "--accuracies", (*no_items, *no_rvw))
         out = _owned_out(args, [args.accuracies])
         with atomic_folder(out, on_fail, _note) as folder:
             return run_accuracy_table(argparse.Namespace(**(vars(args) | {"out": str(folder)})))
-    reference = ("--reference-models", "--fit", "--chance", "--n-bootstrap")
-    if args.accuracies is None and any(getattr(args, o[2:].replace("-", "_"), None) for o in reference):
-        raise AuditError(f"{', '.join(reference)}: the reference-benchmark lens needs --accuracies TABLE.csv")
+    reference = ("--reference-models", "--fit", "--chance", "--n-bootstrap", "--reference-correctness")
+    given = [o for o in reference if getattr(args, o[2:].replace("-", "_"), None) is not None]
+    item_level = args.correctness and args.reference_correctness and args.reference_models
+    if given and not item_level:
+        raise AuditError(
+            f"{given[0]}: the reference-benchmark lens needs --accuracies TABLE.csv --reference-models FILE, or "
+            "--correctness with --reference-correctness FILE --reference-models FILE"
+        )
     if not args.correctness:
         if args.samples is not None or dated or args.columns or args.sizes:
             raise AuditError("--samples, --columns, --sizes and the date options need --correctness or --accuracies")
@@ -143,11 +154,16 @@ def run_leaderboard_audit(
         raise AuditError("--correctness: give the correctness matrix file (PREDICTIONS)")
     _refuse_unused(args, "--correctness")
     path = check_input_path(args.predictions, "correctness")
-    out = _owned_out(args, [args.predictions, args.item_dates, args.model_dates])
+    out = _owned_out(args, [args.predictions, args.item_dates, args.model_dates, args.reference_correctness])
     if (shape := _matrix_shape(path)) is not None:
         check_memory(*shape, args.force, str(path))  # before reading it whole
     c = load_correctness(str(path), args.model_names, args.samples)
     dates = contamination_of(c, args)
+    prepared = prepare_item_reference_lens(args, c) if item_level else None
     result = correctness_result(c, _options(args), str(path), dates)
     with atomic_folder(out, on_fail, _note) as folder:
-        return _write_all(result, folder)  # the contamination lens with the others, in the report too
+        summary = _write_all(result, folder)  # the contamination lens with the others, in the report too
+        if prepared is not None:
+            summary["reference"] = run_item_reference_lens(args, prepared, folder)
+            (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary

@@ -7,6 +7,8 @@ other model's delta = benchmark - predicted with a basic-bootstrap interval, Con
 p-value and Holm's correction. From a table alone the bootstrap is parametric (every accuracy
 redrawn as Binomial(n, p) / n, the models independently): labelled so in ``summary.json``.
 Writes ``reference_lens.csv`` (percent when the table is in percent) and ``reference_curve.csv``.
+From two correctness matrices (``--correctness`` PREDICTIONS on the benchmark,
+``--reference-correctness`` on the reference benchmark) the bootstrap is ConStat's item bootstrap.
 """
 
 from __future__ import annotations
@@ -18,9 +20,25 @@ import numpy as np
 import pandas as pd
 
 from holdout.audit.core import AuditError
-from holdout.contamination.reference import FITS, MIN_REFERENCE_MODELS, ReferenceLens, binomial_draws, reference_lens
+from holdout.audit.correctness import load_correctness
+from holdout.contamination.reference import (
+    FITS,
+    MIN_REFERENCE_MODELS,
+    ReferenceLens,
+    binomial_draws,
+    item_draws,
+    reference_lens,
+)
+from holdout.leaderboards import CorrectnessMatrix
 
-__all__ = ["add_reference_arguments", "check_reference_args", "read_reference_models", "run_reference_lens"]
+__all__ = [
+    "add_reference_arguments",
+    "check_reference_args",
+    "prepare_item_reference_lens",
+    "read_reference_models",
+    "run_item_reference_lens",
+    "run_reference_lens",
+]
 
 
 def add_reference_arguments(g: argparse._ArgumentGroup) -> None:
@@ -45,6 +63,12 @@ def add_reference_arguments(g: argparse._ArgumentGroup) -> None:
         help="random-guess accuracy (fraction) on the reference benchmark and on the benchmark (default 0 0)",
     )
     g.add_argument("--n-bootstrap", type=int, help="bootstrap replicates of the reference lens (default 1000)")
+    g.add_argument(
+        "--reference-correctness",
+        metavar="FILE",
+        help="with --correctness and --reference-models: the same models' correctness matrix on the reference "
+        "benchmark: the reference lens with ConStat's item bootstrap (PREDICTIONS is the benchmark's matrix)",
+    )
 
 
 def read_reference_models(path: str | Path, models: pd.Series) -> np.ndarray:
@@ -99,6 +123,31 @@ def run_reference_lens(
         raise AuditError(f"--reference-models {args.reference_models}: {exc}") from None
     _write(lens, 100.0 if scale == "percent" else 1.0, out)
     return _summary(lens, args, fit, chance, scale)
+
+
+def prepare_item_reference_lens(args: argparse.Namespace, bench: CorrectnessMatrix) -> tuple:
+    """Before any work: ``--reference-correctness`` read (the same models as ``bench``, the
+    benchmark's matrix from PREDICTIONS) and the lens's options checked."""
+    ref = load_correctness(args.reference_correctness, args.model_names, args.samples)
+    if sorted(ref.model_names) != sorted(bench.model_names):
+        odd = sorted(set(ref.model_names) ^ set(bench.model_names))[0]
+        raise AuditError(f"--reference-correctness {args.reference_correctness}: the models differ ({odd!r})")
+    x_items = ref.values[[ref.model_names.index(m) for m in bench.model_names]]
+    table = pd.DataFrame({"model": list(bench.model_names), "x": x_items.mean(axis=1), "y": bench.values.mean(axis=1)})
+    return x_items, bench.values, table, check_reference_args(args, table)
+
+
+def run_item_reference_lens(args: argparse.Namespace, prepared: tuple, out: Path) -> dict[str, object]:
+    """The lens from two correctness matrices
+    ([`prepare_item_reference_lens`][holdout.audit.reference_lens.prepare_item_reference_lens]),
+    ConStat's item bootstrap; writes its CSVs (fractions) into ``out``, returns the ``reference`` entry."""
+    x_items, y_items, table, (is_ref, fit, chance, n_boot) = prepared
+    rows = np.r_[np.flatnonzero(is_ref), np.flatnonzero(~is_ref)]
+    draws = item_draws(x_items[rows], y_items[rows], int(is_ref.sum()), n_boot, np.random.default_rng(0))
+    lens = reference_lens(table["model"], table["x"], table["y"], is_ref, draws, fit, chance, args.alpha)
+    _write(lens, 1.0, out)
+    labels = argparse.Namespace(**(vars(args) | {"columns": (str(args.reference_correctness), str(args.predictions))}))
+    return _summary(lens, labels, fit, chance, "fractions")
 
 
 def _write(lens: ReferenceLens, unit: float, out: Path) -> None:

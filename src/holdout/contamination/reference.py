@@ -130,11 +130,9 @@ def _spline_curve(x: np.ndarray, y: np.ndarray, chance: tuple[float, float]) -> 
     if xs.size < MIN_REFERENCE_MODELS:
         raise ValueError(f"{xs.size} distinct reference accuracies; the spline needs {MIN_REFERENCE_MODELS}")
     lam = gcv_lambda(xs, ys)
-    w = np.ones_like(xs)
-    if xs[0] > 0:
-        xs, ys, w = np.r_[0.0, xs], np.r_[0.0, ys], np.r_[_ANCHOR_WEIGHT, w]
-    if xs[-1] < 1:
-        xs, ys, w = np.r_[xs, 1.0], np.r_[ys, 1.0], np.r_[w, _ANCHOR_WEIGHT]
+    low, high = ([0.0] if xs[0] > 0 else []), ([1.0] if xs[-1] < 1 else [])
+    w = np.concatenate([[_ANCHOR_WEIGHT] * len(low), np.ones_like(xs), [_ANCHOR_WEIGHT] * len(high)])
+    xs, ys = np.concatenate([low, xs, high]), np.concatenate([low, ys, high])
     spline = smoothing_spline(xs, ys, w, lam)
     return lambda t: np.clip(spline(t), 0.0, 1.0)
 

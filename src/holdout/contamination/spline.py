@@ -91,7 +91,7 @@ def gcv_lambda(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
 
     def gcv(lam: float) -> float:
         s = 1.0 / (1.0 + lam * d)
-        return n * float((1.0 - s) ** 2 @ z2) / (n - float(s @ np.ones_like(s))) ** 2
+        return n * float((1.0 - s) ** 2 @ z2) / (n - float(s.sum())) ** 2
 
     return float(minimize_scalar(gcv, bounds=(0.0, n), method="bounded").x)
 
