@@ -83,8 +83,8 @@ def test_report_in_chromium(reports, name, width, tmp_path):
     for table in seen["tables"]:
         assert table["scrolls"] and table["right"] <= width, table
     assert seen["images"] and all(i["decoded"] and i["right"] <= width for i in seen["images"]), seen["images"]
-    for img in seen["images"]:  # 8 pt text, 16.7 PNG px, shown at a legible size
-        assert 16.7 * img["shown"] / img["natural"] >= MIN_TEXT_PX[width], img
+    for img in seen["images"]:  # at most 5.6 in at 150 dpi; 8-pt text (16.7 PNG px) shown at a legible size
+        assert img["natural"] <= 5.6 * 150 + 2 and 16.7 * img["shown"] / img["natural"] >= MIN_TEXT_PX[width], img
     assert not seen["badText"], seen["badText"]
     assert seen["sections"][0] == "At a glance" and seen["glance"], seen["sections"]
     assert re.search(r"\b(measured|theorem|heuristic)\b", " ".join(seen["glance"]))

@@ -153,6 +153,8 @@ def test_accuracy_figure_rows_from_k_and_the_rest_said_on_the_figure(k):
         assert not said
     width, height = fig.get_size_inches()
     assert width <= 5.6 and height <= 1.5 + 0.19 * (MAX_ROWS + 3) + 1e-9
+    fig.canvas.draw()
+    assert fig.get_tightbbox(fig.canvas.get_renderer()).width <= 5.6  # as saved (bbox_inches="tight")
     assert min(t.get_fontsize() for t in _texts(fig)) >= 8
     plt.close(fig)
 

@@ -95,9 +95,9 @@ def plot_accuracies(
             color="0.3",
             bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
         )
-    ax.set_xlabel(f"Test accuracy (%), {100 * level:g}% Clopper-Pearson interval")
+    ax.set_xlabel(f"Test accuracy (%)\n{100 * level:g}% Clopper-Pearson interval")
     more = f" (best and worst {max_rows // 2} of {len(acc):,})" if left_out else ""
-    ax.set_title("\n".join(textwrap.wrap(title + more, 52)), fontsize=10)
+    fig.suptitle("\n".join(textwrap.wrap(title + more, 60)), fontsize=10)  # centred on the figure, not the axes
     ax.grid(alpha=0.3, axis="x")
     fig.tight_layout()
     return fig
