@@ -175,3 +175,42 @@ def test_files_without_per_item_scores_name_where_they_are(logs):
         read_logs(logs / "lmeval_results_devquasar")  # aggregates and an LFS pointer only
     with pytest.raises(LogError, match="HELM run_spec.json"):
         read_logs(next((logs / "helm_safety_bbq").rglob("run_spec.json")))
+
+
+@needs_inspect
+@pytest.mark.slow  # an Inspect evaluation (no model call): about 5 s
+def test_inspect_epochs_give_pass_rates_on_a_log_written_by_inspect(tmp_path):
+    """A log written here by inspect_ai itself (mockllm, answers set by a solver, 3 epochs): each
+    item's score is its mean over the epochs, a multiple of 1/3, as read here from the .eval zip."""
+    import random
+
+    from inspect_ai import Task, eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput
+    from inspect_ai.scorer import includes
+    from inspect_ai.solver import solver
+
+    @solver
+    def answer():
+        rng = random.Random(0)
+
+        async def solve(state, generate):
+            state.output = ModelOutput.from_content("mockllm/model", "yes" if rng.random() < 0.5 else "no")
+            return state
+
+        return solve
+
+    samples = [Sample(input=f"q{i}", target="yes", id=f"item{i}") for i in range(8)]
+    task = Task(dataset=samples, solver=answer(), scorer=includes(), name="tiny")
+    log = eval(task, model="mockllm/model", epochs=3, log_dir=str(tmp_path), display="none")[0]
+    assert log.status == "success"
+    m = read_logs(tmp_path)
+    with zipfile.ZipFile(next(tmp_path.glob("*.eval"))) as z:
+        per_item: dict[str, list[float]] = {}
+        for name in z.namelist():
+            if name.startswith("samples/"):
+                s = json.loads(z.read(name))
+                per_item.setdefault(str(s["id"]), []).append(1.0 if s["scores"]["includes"]["value"] == "C" else 0.0)
+    assert m.shape == (1, 8) and m.samples == 3 and m.model_names == ("mockllm/model",)
+    assert m.values[0].tolist() == [np.mean(per_item[i]) for i in m.item_ids]
+    assert set(m.values[0] * 3) <= {0.0, 1.0, 2.0, 3.0}
