@@ -96,6 +96,7 @@ def test_report_opens_with_one_labelled_line_per_lens_and_names_the_file_only(tm
     lines = glance_lines(result, summary)
     assert [(g.title, g.label) for g in lines] == [
         ("Accuracy", "measured"),
+        ("Paired comparisons", "measured"),
         ("Similarity", "measured"),
         ("Models supported", "theorem"),
         ("Rip van Winkle's Razor", "theorem"),

@@ -56,6 +56,8 @@ examples:
       --reference-models reference_models.txt --chance 0.25 0 --out /tmp/reference
   holdout audit --logs lm_eval_results/ --task arc_easy --metric acc_norm --out /tmp/arc
   holdout audit --logs 'logs/*.eval' --out /tmp/inspect
+  holdout audit config/examples/user_predictions.csv --labels config/examples/user_labels.npy \\
+      --lenses accuracy,pairs --mid-p --out /tmp/audit_pairs
 """
 
 
@@ -135,6 +137,21 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_pairs_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--mid-p",
+        action="store_true",
+        help="paired comparisons of 0/1 results: McNemar mid-p values instead of the exact (conservative) ones",
+    )
+    p.add_argument(
+        "--rank-resamples",
+        type=int,
+        metavar="B",
+        default=1000,
+        help="bootstrap resamples of the simultaneous rank intervals (paired lens)",
+    )
+
+
 def _add_adaptive_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--adaptive",
@@ -163,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         "you made, and is there evidence that you overfit the test set?",
     )
     _add_audit_arguments(audit)
+    _add_pairs_arguments(audit)
     _add_adaptive_argument(audit)
     add_leaderboard_arguments(audit)
     add_logs_arguments(audit)
@@ -196,6 +214,8 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
         selected=args.selected,
         translations=args.translations,
         adaptive=bool(getattr(args, "adaptive", False)),
+        mid_p=bool(getattr(args, "mid_p", False)),
+        rank_resamples=getattr(args, "rank_resamples", 1000),
     )
     inputs = [x for x in (args.predictions, args.labels, args.new_predictions, args.new_labels) if x]
     inputs += [x for x in (args.translations, args.rvw_description) if x]

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from holdout.audit.core import AuditError, RvwLens, SimilarityLens
+from holdout.audit.pairs_lens import PairsLens, pairs_lens
 from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason, _bounds_or_reason, contamination_entry
 from holdout.audit.verdicts import contamination_verdict
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
@@ -114,6 +115,16 @@ def correctness_result(
         adaptive=adaptive,
         pass_rates=not c.binary,
         contamination=dates,
+        pairs=_pairs(c, options),
+    )
+
+
+def _pairs(c: CorrectnessMatrix, options: AuditOptions) -> PairsLens | None:
+    """The paired lens (exact McNemar for 0/1, paired t for pass rates), when asked for."""
+    if "pairs" not in options.lenses:
+        return None
+    return pairs_lens(
+        c.values, c.model_names, alpha=options.alpha, mid_p=options.mid_p, resamples=options.rank_resamples
     )
 
 

@@ -62,9 +62,13 @@ def user_input(option: str, path: object) -> Iterator[None]:
 
 
 def estimate_memory(num_models: int, num_examples: int) -> int:
-    """Peak bytes of the lenses, a heuristic: four float64 K x n arrays (errors and their products)
-    and eight float64 K x K matrices (similarities, baselines, covering and pair tables)."""
-    return 8 * (4 * int(num_models) * int(num_examples) + 8 * int(num_models) ** 2)
+    """Peak bytes of the lenses, a heuristic: four float64 K x n arrays (errors and their products),
+    eight float64 K x K matrices (similarities, baselines, covering and pair tables) and the paired
+    lens's table of K(K-1)/2 pairs ([`pairs_memory_bytes`][holdout.stats.paired.pairs_memory_bytes])."""
+    from holdout.stats.paired import pairs_memory_bytes
+
+    k, n = int(num_models), int(num_examples)
+    return 8 * (4 * k * n + 8 * k**2) + pairs_memory_bytes(k, n)
 
 
 def _available_memory() -> int | None:

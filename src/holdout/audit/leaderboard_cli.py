@@ -75,6 +75,8 @@ def _options(args: argparse.Namespace) -> AuditOptions:
         rvw_C=args.rvw_C,
         selected=args.selected,
         adaptive=bool(getattr(args, "adaptive", False)),
+        mid_p=bool(getattr(args, "mid_p", False)),
+        rank_resamples=getattr(args, "rank_resamples", 1000),
     )
 
 

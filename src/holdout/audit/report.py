@@ -21,6 +21,12 @@ __all__ = ["glance_lines", "render_report", "render_summary_md"]
 #: section id, title, paper, figure names of each lens (report order)
 SECTIONS = (
     ("accuracy", "Accuracy with exact intervals", "Recht et al. (2018), Sec. 3.2", ("accuracy",)),
+    (
+        "pairs",
+        "Is the best model really better? Paired comparisons and ranks",
+        "McNemar (1947); Newcombe (1998); Holm (1979); Mogstad, Romano, Shaikh & Wilhelm (2024)",
+        ("rank_intervals", "pair_differences"),
+    ),
     ("new", "A newer test set", "Recht et al. (2018), Table 1, Table 4, Eq. 3, Figure 2", ("new_vs_original",)),
     (
         "similarity",
@@ -60,6 +66,7 @@ SECTIONS = (
 #: the short name and the kind of number of each lens in the at-a-glance block
 GLANCE = {
     "accuracy": ("Accuracy", "measured"),
+    "pairs": ("Paired comparisons", "measured"),
     "new": ("Newer test set", "measured"),
     "similarity": ("Similarity", "measured"),
     "bounds": ("Models supported", "theorem"),
@@ -148,6 +155,11 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
             f"{page.count(s['n_new_items'])}; line of {s['line_models']} earlier models, "
             f"{s['placed_models']} later models placed against it."
         )
+    if lens == "pairs":
+        return (
+            f"{page.count(s['num_tied_with_best'])} model(s) tied with the best; "
+            f"{page.count(s['num_pairs_significant_holm'])} of {page.count(s['num_pairs'])} pairs differ after Holm."
+        )
     return ""
 
 
@@ -202,6 +214,11 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         acc = result.accuracy[["model", "rank", "correct", "n", "accuracy", "ci_low", "ci_high"]]
         dec = _percent_columns(acc, "ci_low", "ci_high", ("accuracy", "ci_low", "ci_high"))
         return page.table_html(acc, "Accuracy (%) per model, best first", "accuracy.csv", decimals=dec)
+    if lens == "pairs" and result.pairs is not None:
+        ranks = result.pairs.ranks
+        return page.table_html(
+            ranks, "Ranks with simultaneous intervals, best first", "ranks.csv", decimals={"accuracy": 2}
+        )
     if lens == "new" and result.new is not None:
         t = result.new.table
         cols = ["model", "orig_accuracy", "new_accuracy", "gap", "delta_rank", "error_ratio"]

@@ -13,12 +13,13 @@ from holdout.audit import verdicts
 from holdout.audit.adaptive_lens import AdaptiveLens
 from holdout.audit.adversarial_lens import AdversarialLens
 from holdout.audit.core import AuditError, BoundsLens, NewSetLens, RvwLens, SimilarityLens, check_open_unit
+from holdout.audit.pairs_lens import PairsLens, pairs_verdict
 from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
 
 #: every lens, in report order
-LENSES = ("accuracy", "new", "similarity", "bounds", "rvw", "adversarial")
+LENSES = ("accuracy", "pairs", "new", "similarity", "bounds", "rvw", "adversarial")
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,14 @@ class AuditOptions:
     selected: str | None = None
     translations: str | None = None
     adaptive: bool = False  # the adaptive analyst lens (--adaptive): seconds to minutes, so opt-in
+    mid_p: bool = False  # the pairs lens: McNemar mid-p instead of the exact p-value (--mid-p)
+    rank_resamples: int = 1000  # the pairs lens: bootstrap resamples of the simultaneous rank sets
 
     def __post_init__(self) -> None:
         for name in ("eps", "delta", "alpha", "band_level"):
             check_open_unit(f"--{name.replace('_', '-')}", getattr(self, name))
+        if not 10 <= int(self.rank_resamples) <= 10**6:
+            raise AuditError(f"--rank-resamples must be a whole number in [10, 1000000], got {self.rank_resamples}")
         unknown = [lens for lens in self.lenses if lens not in LENSES]
         if unknown:
             raise AuditError(f"--lenses: unknown lens(es) {unknown}; choose from {', '.join(LENSES)}")
@@ -67,11 +72,13 @@ class AuditResult:
     adaptive: AdaptiveLens | None = None
     pass_rates: bool = False  # a correctness matrix of pass rates: the verdicts say what their numbers are
     contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
+    pairs: PairsLens | None = None
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""
         pr = self.pass_rates
-        rows = [("accuracy", verdicts.accuracy_verdict(self.accuracy, self.options.alpha, pass_rates=pr))]
+        rows = [("accuracy", verdicts.accuracy_verdict(self.accuracy, self.options.alpha, self.pairs, pass_rates=pr))]
+        rows += [("pairs", pairs_verdict(self.pairs))] if self.pairs is not None else []
         rows += [("new", verdicts.new_set_verdict(self.new))] if self.new is not None else []
         sim = self.similarity
         rows += [("similarity", verdicts.similarity_verdict(sim, pass_rates=pr))] if sim is not None else []

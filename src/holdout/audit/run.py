@@ -30,6 +30,7 @@ from holdout.audit.core import (
     similarity_lens,
 )
 from holdout.audit.output import atomic_folder, check_owned_out
+from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.leaderboards.dates import Contamination
 from holdout.leaderboards.outputs import write_contamination
@@ -62,6 +63,14 @@ def run_audit(
             "(both compare pairs of models)."
         )
     acc = accuracy_lens(preds, options.alpha)
+    pairs = None
+    if "pairs" in lenses and pairs_ok:
+        correct = 1.0 - preds.errors()
+        pairs = pairs_lens(
+            correct, preds.model_names, alpha=options.alpha, mid_p=options.mid_p, resamples=options.rank_resamples
+        )
+    elif "pairs" in lenses:
+        notes.append("Paired comparisons: not applicable because the audit holds 1 model.")
     new_lens = None
     if new is not None and "new" in lenses:
         new_lens = new_set_lens(preds, align_models(preds, new, new_source), options.alpha, options.band_level)
@@ -114,6 +123,7 @@ def run_audit(
         tuple(notes),
         adversarial,
         adaptive=adaptive,
+        pairs=pairs,
     )
 
 
@@ -179,9 +189,11 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         "accuracy": {
             "best_model": result.accuracy["model"].iloc[0],
             "best": result.accuracy.iloc[0][["accuracy", "ci_low", "ci_high"]].to_dict(),
-            "verdict": verdicts.accuracy_verdict(result.accuracy, o.alpha, pass_rates=result.pass_rates),
+            "verdict": verdicts.accuracy_verdict(result.accuracy, o.alpha, result.pairs, pass_rates=result.pass_rates),
         },
     }
+    if result.pairs is not None:
+        out["pairs"] = pairs_summary(result.pairs)
     if result.new is not None:
         out["new"] = {
             "source": result.new_source,
@@ -224,6 +236,8 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
     figs["accuracy"] = out / "accuracy.png"
     fig = plots.plot_accuracies(acc, f"{label}: test accuracy", level=1 - result.options.alpha)
     save_figure(fig, figs["accuracy"], data=acc)
+    if result.pairs is not None:
+        figs |= write_pairs(result.pairs, out, label)
     if result.new is not None:
         t = result.new.table
         figs["new_vs_original"] = out / "new_vs_original.png"

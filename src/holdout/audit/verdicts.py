@@ -6,6 +6,7 @@ import pandas as pd
 
 from holdout.audit.bounds_eps import K_CAP
 from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+from holdout.audit.pairs_lens import PairsLens
 
 __all__ = [
     "accuracy_verdict",
@@ -22,18 +23,31 @@ def _k(value: int) -> str:
     return f"{value:,}" if value < 1_000_000 else f"{float(value):.2g}"
 
 
-def accuracy_verdict(acc: pd.DataFrame, alpha: float, *, pass_rates: bool = False) -> str:
-    """Best model, the width of its interval, and how many models it cannot be told apart from."""
+def accuracy_verdict(
+    acc: pd.DataFrame, alpha: float, pairs: PairsLens | None = None, *, pass_rates: bool = False
+) -> str:
+    """Best model, the width of its interval, and how many models the paired test cannot tell apart
+    from it ([`pairs_lens`][holdout.audit.pairs_lens.pairs_lens]); the count of overlapping intervals
+    only as a conservative screen (overlapping marginal intervals are not a test of a difference)."""
     best = acc.iloc[0]
     overlap = int((acc["ci_high"] >= best["ci_low"]).sum()) - 1
     width = best["ci_high"] - best["ci_low"]
+    pass_rates = pass_rates or (pairs is not None and not pairs.binary)
     interval = "Beta-quantile interval on the mean pass rate" if pass_rates else "Clopper-Pearson"
-    return (
+    text = (
         f"The most accurate of the {len(acc)} models is {best['model']} with {best['accuracy']:.2f}% "
         f"[{best['ci_low']:.2f}, {best['ci_high']:.2f}] ({100 * (1 - alpha):.0f}% {interval}, "
         f"n = {int(best['n']):,}): the interval is {width:.2f} points wide. "
-        f"{overlap} other model(s) have intervals reaching into it, so the test set alone does not "
-        "separate them from the best."
+    )
+    if pairs is not None:
+        tied = int(pairs.ranks["tied_with_best"].sum()) - 1
+        text += (
+            f"{tied} other model(s) are not significantly worse than the best ({pairs.test_words}, Holm over the "
+            f"{len(acc) - 1} comparisons, alpha = {pairs.alpha:g}). "
+        )
+    return text + (
+        f"{overlap} other model(s) have {100 * (1 - alpha):.0f}% intervals overlapping the best's: a conservative "
+        "screen, not a test of a difference."
     )
 
 

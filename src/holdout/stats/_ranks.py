@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from holdout.stats._multiple import holm
-from holdout.stats._paired import paired_t_from_sums, resample_counts
+from holdout.stats._paired import resample_counts
 from holdout.stats._pairs import PairCounts, pair_counts
 
 __all__ = ["RankSets", "rank_confidence_sets", "tie_groups", "tied_with_best"]
@@ -77,17 +77,24 @@ def _bootstrap_deviations(x: np.ndarray, resamples: int, rng: np.random.Generato
     return out - x.mean(axis=1, dtype=np.float64)[:, None]
 
 
-def _max_studentized(dev: np.ndarray, inv_se: np.ndarray, block_bytes: int = 2**26) -> np.ndarray:
-    """For each resample b: max over pairs of |dev_jb - dev_kb| / se_jk (inv_se 0 where se is 0)."""
+def _max_studentized(dev: np.ndarray, inv_se: np.ndarray, block_bytes: int = 2**25) -> np.ndarray:
+    """For each resample b: max over pairs j < k of |dev_jb - dev_kb| / se_jk (inv_se 0 where se is 0).
+
+    Rows j in blocks, only the columns k > j, float32, in place: about K^2 B / 2 of each of three
+    passes (difference, absolute value times 1 / se, maximum), at most ``block_bytes`` at a time."""
     k, b = dev.shape
-    dev32, inv32 = dev.astype(np.float32), inv_se.astype(np.float32)
-    step = max(1, block_bytes // (4 * k * k))
-    out = np.empty(b)
-    for start in range(0, b, step):
-        d = dev32[:, start : start + step]
-        gaps = np.abs(d[:, None, :] - d[None, :, :]) * inv32[:, :, None]
-        out[start : start + d.shape[1]] = gaps.reshape(k * k, -1).max(axis=0)
-    return out
+    dev32, inv32 = np.ascontiguousarray(dev, dtype=np.float32), inv_se.astype(np.float32)
+    out = np.zeros(b, dtype=np.float32)
+    rows = max(1, block_bytes // (4 * k * b))
+    for j0 in range(0, k - 1, rows):
+        j1 = min(k - 1, j0 + rows)
+        cols = dev32[j0 + 1 :]  # every k > j0: the pairs with k <= j are masked by inv_se = 0 below
+        gaps = dev32[j0:j1, None, :] - cols[None, :, :]
+        np.abs(gaps, out=gaps)
+        weight = np.triu(inv32[j0:j1, j0 + 1 :], k=0)  # keep k > j only
+        gaps *= weight[:, :, None]
+        np.maximum(out, gaps.max(axis=(0, 1)), out=out)
+    return out.astype(np.float64)
 
 
 def rank_confidence_sets(
@@ -114,9 +121,9 @@ def rank_confidence_sets(
     rng = np.random.default_rng(seed)
     s = pc.totals
     sum_d2 = np.diag(pc.cross)[:, None] + np.diag(pc.cross)[None, :] - 2 * pc.cross
-    diff, se, *_ = paired_t_from_sums(s[:, None] - s[None, :], sum_d2, n, alpha)
-    with np.errstate(divide="ignore"):
-        inv_se = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
+    diff = (s[:, None] - s[None, :]) / n
+    se = np.sqrt(np.maximum(sum_d2 - n * diff**2, 0.0) / (n - 1) / n)  # as in paired_t_from_sums
+    inv_se = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
     crit = float(np.quantile(_max_studentized(_bootstrap_deviations(x, resamples, rng), inv_se), 1 - alpha))
     better = diff > crit * se + 1e-12  # better[j, k]: j significantly more accurate than k
     np.fill_diagonal(better, False)

@@ -1,0 +1,238 @@
+"""The audit's paired lens: is the best model really better than the next, and what is each model's rank?
+
+Every pair of models is compared on the same items
+([`paired_comparisons`][holdout.stats.paired_comparisons]: the exact McNemar test and Newcombe's
+interval for 0/1 correctness, the paired t test for pass rates), every model against the most
+accurate one with Holm over the K - 1 comparisons
+([`tied_with_best`][holdout.stats.ranks.tied_with_best]), and simultaneous confidence sets for all ranks
+([`rank_confidence_sets`][holdout.stats.rank_confidence_sets], Mogstad et al. 2024). Overlapping
+marginal intervals are not a test of a difference: models that share most of their errors are told
+apart by a paired test long before their intervals separate.
+
+Outputs: ``pairs.csv`` (one row per pair), ``ranks.csv`` (one row per model), the rank-interval
+figure and, for K <= 50, the heatmap of signed differences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from holdout.plotting import save_figure
+from holdout.stats.paired import pair_counts, paired_comparisons
+from holdout.stats.ranks import rank_confidence_sets, tie_groups, tied_with_best
+
+__all__ = [
+    "HEATMAP_MAX_MODELS",
+    "RANK_FIGURE_MAX_MODELS",
+    "PairsLens",
+    "pairs_lens",
+    "pairs_summary",
+    "pairs_verdict",
+    "plot_pair_differences",
+    "plot_rank_intervals",
+    "write_pairs",
+]
+
+#: the heatmap of signed differences is drawn up to this many models
+HEATMAP_MAX_MODELS = 50
+#: the rank-interval figure draws the best this many models (every model is in ranks.csv)
+RANK_FIGURE_MAX_MODELS = 50
+
+
+@dataclass(frozen=True)
+class PairsLens:
+    """``pairs``: one row per pair (model_a the more accurate; diff, diff_low, diff_high in accuracy
+    points); ``ranks``: per model, best first: model, accuracy (percent), rank, rank_low, rank_high,
+    tied_with_best, tie_group, p_vs_best, p_holm_vs_best. ``test``: the paired test used."""
+
+    pairs: pd.DataFrame
+    ranks: pd.DataFrame
+    n: int
+    alpha: float
+    binary: bool
+    test: str
+    critical_value: float
+    resamples: int
+
+    @property
+    def test_words(self) -> str:
+        """The paired test in words: 'exact McNemar test', 'McNemar mid-p test', 'paired t test over items'."""
+        return {"paired t": "paired t test over items"}.get(self.test, f"{self.test} test")
+
+
+def _vs_best(pairs: pd.DataFrame, best: str, others: list[str]) -> np.ndarray:
+    """log p of each of ``others`` against ``best`` (rows model_a == best, in ``others``' order)."""
+    rows = pairs[pairs["model_a"] == best].set_index("model_b")
+    return np.log(10.0) * rows.loc[others, "log10_p_value"].to_numpy(dtype=float)
+
+
+def _log_p_matrix(pairs: pd.DataFrame, names: list[str]) -> np.ndarray:
+    """K x K paired log p-values in the order of ``names`` (diagonal 0)."""
+    pos = {m: i for i, m in enumerate(names)}
+    i = pairs["model_a"].map(pos).to_numpy(dtype=int)
+    j = pairs["model_b"].map(pos).to_numpy(dtype=int)
+    out = np.zeros((len(names), len(names)))
+    out[i, j] = out[j, i] = np.log(10.0) * pairs["log10_p_value"].to_numpy(dtype=float)
+    return out
+
+
+def pairs_lens(
+    values: np.ndarray,
+    names: list[str] | tuple[str, ...],
+    *,
+    alpha: float = 0.05,
+    mid_p: bool = False,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> PairsLens:
+    """The paired lens of a K x n correctness matrix (0/1 or pass rates in [0, 1]), K >= 2."""
+    values = np.asarray(values)
+    names = [str(m) for m in names]
+    counts = pair_counts(values)
+    pairs = paired_comparisons(values, names, alpha=alpha, mid_p=mid_p, counts=counts)
+    sets = rank_confidence_sets(values, alpha, resamples=resamples, seed=seed, counts=counts)
+    order = np.argsort(-counts.totals, kind="stable")
+    ordered = [names[i] for i in order]
+    log_p = _vs_best(pairs, ordered[0], ordered[1:])
+    tied = tied_with_best(log_p, alpha)
+    holm_vs_best = np.concatenate([[1.0], np.exp(np.minimum(0.0, _holm(log_p)))])
+    ranks = pd.DataFrame(
+        {
+            "model": ordered,
+            "accuracy": 100 * counts.totals[order] / counts.n,
+            "rank": sets.rank[order],
+            "rank_low": sets.rank_low[order],
+            "rank_high": sets.rank_high[order],
+            "tied_with_best": tied,
+            "tie_group": tie_groups(_log_p_matrix(pairs, ordered), alpha),
+            "p_vs_best": np.concatenate([[1.0], np.exp(log_p)]),
+            "p_holm_vs_best": holm_vs_best,
+        }
+    )
+    for col in ("diff", "diff_low", "diff_high"):
+        pairs[col] = 100 * pairs[col]
+    test = str(pairs["test"].iloc[0])
+    return PairsLens(pairs, ranks, counts.n, float(alpha), counts.binary, test, sets.critical_value, resamples)
+
+
+def _holm(log_p: np.ndarray) -> np.ndarray:
+    from holdout.stats import holm
+
+    return holm(log_p) if log_p.size else log_p
+
+
+def _p(value: float) -> str:
+    return "< 1e-300" if value < 1e-300 else f"{value:.2g}"
+
+
+def pairs_verdict(lens: PairsLens) -> str:
+    """Who is tied with the best (paired, Holm), the closest challenger, the top ranks with their
+    simultaneous intervals, and how many pairs differ."""
+    r, k = lens.ranks, len(lens.ranks)
+    best, tied = r.iloc[0], r[r["tied_with_best"]].iloc[1:]
+    names = ", ".join(tied["model"].head(8)) + (" ..." if len(tied) > 8 else "")
+    text = (
+        f"Paired on the same {lens.n:,} items ({lens.test_words}, Holm over the {k - 1} comparisons with "
+        f"the best, alpha = {lens.alpha:g}): {len(tied)} model(s) are not significantly worse than the best, "
+        f"{best['model']} ({best['accuracy']:.2f}%)" + (f": {names}. " if len(tied) else ". ")
+    )
+    second = lens.pairs[lens.pairs["model_a"] == best["model"]].iloc[0]
+    text += (
+        f"The closest, {second['model_b']}, is {second['diff']:.2f} points behind "
+        f"[{second['diff_low']:.2f}, {second['diff_high']:.2f}], p = {_p(second['p_value'])}. "
+    )
+    top = "; ".join(f"{m} {a}-{b}" for m, a, b in r[["model", "rank_low", "rank_high"]].head(5).to_numpy())
+    significant = int((lens.pairs["p_holm"] <= lens.alpha).sum())
+    return text + (
+        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, bootstrap over items): "
+        f"{top}. {significant:,} of {len(lens.pairs):,} pairs differ significantly (Holm over all pairs)."
+    )
+
+
+def pairs_summary(lens: PairsLens) -> dict[str, object]:
+    """The ``pairs`` entry of ``summary.json``."""
+    r = lens.ranks
+    return {
+        "test": lens.test,
+        "n": lens.n,
+        "alpha": lens.alpha,
+        "best_model": str(r["model"].iloc[0]),
+        "tied_with_best": [str(m) for m in r.loc[r["tied_with_best"], "model"]],
+        "num_tied_with_best": int(r["tied_with_best"].sum()) - 1,
+        "num_pairs": len(lens.pairs),
+        "num_pairs_significant_holm": int((lens.pairs["p_holm"] <= lens.alpha).sum()),
+        "rank_critical_value": lens.critical_value,
+        "rank_resamples": lens.resamples,
+        "top": r.head(10)[["model", "accuracy", "rank", "rank_low", "rank_high", "tied_with_best"]].to_dict("records"),
+        "verdict": pairs_verdict(lens),
+    }
+
+
+def plot_rank_intervals(
+    ranks: pd.DataFrame, title: str, alpha: float, max_models: int = RANK_FIGURE_MAX_MODELS
+) -> Figure:
+    """Models by accuracy (best at the top) with their simultaneous rank intervals; the models tied
+    with the best in a second colour."""
+    shown = ranks.head(max_models).iloc[::-1]
+    y = np.arange(len(shown))
+    fig, ax = plt.subplots(figsize=(6.0, 1.3 + 0.22 * len(shown)))
+    colour = np.where(shown["tied_with_best"], "tab:red", "tab:blue")
+    ax.hlines(y, shown["rank_low"], shown["rank_high"], colors=colour, lw=2)
+    ax.scatter(shown["rank"], y, c=colour, s=14, zorder=3)
+    labels = [f"{m} ({a:.1f}%)" for m, a in zip(shown["model"], shown["accuracy"])]
+    ax.set_yticks(y, labels, fontsize=7 if len(shown) > 20 else 8)
+    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set (red: not significantly worse than #1)")
+    ax.invert_xaxis()
+    more = f" (best {max_models} of {len(ranks)})" if len(ranks) > max_models else ""
+    ax.set_title(title + more, fontsize=9)
+    ax.grid(alpha=0.3, axis="x")
+    fig.tight_layout()
+    return fig
+
+
+def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alpha: float) -> Figure:
+    """Signed accuracy difference row minus column (points) of every pair, models best first; a dot
+    marks the pairs that differ significantly after Holm over all pairs."""
+    pos = {m: i for i, m in enumerate(order)}
+    i, j = pairs["model_a"].map(pos).to_numpy(dtype=int), pairs["model_b"].map(pos).to_numpy(dtype=int)
+    diff = np.zeros((len(order), len(order)))
+    diff[i, j], diff[j, i] = pairs["diff"], -pairs["diff"].to_numpy()
+    size = 2.5 + 0.16 * len(order)
+    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    lim = max(float(np.abs(diff).max()), 1e-9)
+    im = ax.imshow(diff, cmap="RdBu", vmin=-lim, vmax=lim)
+    sig = (pairs["p_holm"] <= alpha).to_numpy()
+    ax.scatter(np.r_[j[sig], i[sig]], np.r_[i[sig], j[sig]], s=4, c="k", marker=".")
+    ticks = np.arange(len(order))
+    fs = 5 if len(order) > 25 else 7
+    ax.set_xticks(ticks, order, rotation=90, fontsize=fs)
+    ax.set_yticks(ticks, order, fontsize=fs)
+    fig.colorbar(im, ax=ax, shrink=0.7, label="accuracy of row minus column (points)")
+    ax.set_title(title + " (dot: Holm-significant)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def write_pairs(lens: PairsLens, out: Path, label: str) -> dict[str, Path]:
+    """``ranks.csv`` (beside the rank figure, every model), ``pairs.csv`` (beside the heatmap when
+    K <= 50, every pair) and the figures; returns name -> PNG."""
+    out = Path(out)
+    figs = {"rank_intervals": out / "rank_intervals.png"}
+    fig = plot_rank_intervals(lens.ranks, f"{label}: ranks", lens.alpha)
+    save_figure(fig, figs["rank_intervals"], data=lens.ranks, csv=out / "ranks.csv")
+    if len(lens.ranks) <= HEATMAP_MAX_MODELS:
+        figs["pair_differences"] = out / "pair_differences.png"
+        fig = plot_pair_differences(lens.pairs, list(lens.ranks["model"]), f"{label}: paired differences", lens.alpha)
+        save_figure(fig, figs["pair_differences"], data=lens.pairs, csv=out / "pairs.csv")
+    else:
+        lens.pairs.to_csv(out / "pairs.csv", index=False)
+    return figs
