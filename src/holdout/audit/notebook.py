@@ -17,7 +17,7 @@ from holdout.logs import LogMatrix, read_logs
 __all__ = ["audit", "read_logs"]
 
 #: the lenses that need only correctness
-CORRECTNESS_LENSES = ("accuracy", "similarity", "bounds", "rvw")
+CORRECTNESS_LENSES = ("accuracy", "pairs", "similarity", "bounds", "rvw")
 
 
 def audit(

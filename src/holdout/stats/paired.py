@@ -23,7 +23,7 @@ Every pair at once
 - [`pair_counts`][holdout.stats.paired.pair_counts] / [`PairCounts`][holdout.stats.paired.PairCounts]  totals and
   X X^T of a K x n correctness matrix.
 - [`paired_comparisons`][holdout.stats.paired.paired_comparisons]  one row per pair (columns
-  [`PAIR_COLUMNS`][holdout.stats.paired.PAIR_COLUMNS]).
+  `PAIR_COLUMNS`).
 - [`pairs_memory_bytes`][holdout.stats.paired.pairs_memory_bytes]  its memory, to say before the work.
 """
 
