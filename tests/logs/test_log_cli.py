@@ -160,7 +160,7 @@ def test_the_python_result_shows_its_verdicts(tmp_path):
     five_models(tmp_path / "runs", n=40)
     result = ha.audit(ha.read_logs(tmp_path / "runs"), eps=0.1, search_size=5)
     table = result.verdicts()
-    assert table["lens"].tolist() == ["accuracy", "similarity", "bounds", "rvw"]
+    assert table["lens"].tolist() == ["accuracy", "pairs", "similarity", "bounds", "rvw"]
     html = result._repr_html_()
     assert all(v.split(" (")[0].replace("'", "&#x27;") in html for v in table["verdict"])
     assert result.test_set == "arc_easy" and "org/m4" in html
