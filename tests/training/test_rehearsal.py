@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 from snakemake_runner import run_command, snakemake_command
@@ -186,10 +187,13 @@ def test_dress_rehearsal_gpu_config(repo, shared_data, tmp_path, workflow_runner
     overlay = _mirror(tmp_path, shared_data)
     files = _configfiles(repo, tmp_path, "config/gpu.yaml", overlay)
     res = _declared_resources(work, files)
-    for rule in ("search_train", "seeds_train", "predict_model"):
+    for rule in ("search_train", "seeds_train", "predict_model", "retraining_train"):
         assert res[rule]["gpu"] == "1", rule
     workflow_runner(work, configfiles=files, extra=ONE_THREAD)
     draws = yaml.safe_load((repo / "config/rehearsal.yaml").read_text())["training"]["cap"]["search_draws"]
     _check_search(work, draws, SEARCH_SCALES["gpu"])
+    # Recht Table 2's vgg_15_BN_64 column at the published network (capped steps)
+    table2 = pd.read_csv(work / "results/retraining/table2.csv")
+    assert set(table2["model"]) == {"vgg_15_BN_64"}
     assert (work / "results/search_analysis/table1.csv").is_file()
     assert (work / "results/adversarial_cifar10/summary.csv").is_file()
