@@ -299,14 +299,14 @@ def plan_table(rows: Sequence[PlanRow]) -> Any:
 OFFICIAL_CIFAR10_MD5 = "c58f30108f718f92721af3b95e74349a"
 
 
-def _study_lines(df: Any, tflops: float) -> list[str]:
+def _study_lines(df: Any, calibrated: bool) -> list[str]:
     lines = []
     for study, g in df.groupby("study", sort=False):
         lo, hi, mid = g["gpu_hours_low"].sum(), g["gpu_hours_high"].sum(), g["gpu_hours_projected"].sum()
         line = f"  {study}: {len(g)} jobs; projection {lo:,.1f}-{hi:,.1f} GPU-hours (FLOPs alone: {mid:,.1f})"
         cal = g["gpu_hours_calibrated"]
-        if cal.notna().any():
-            bases = g.loc[cal.notna(), "calibration_basis"].str.split(":").str[0].str.split(" \\(").str[0]
+        if calibrated and cal.notna().any():
+            bases = g.loc[cal.notna(), "calibration_basis"].astype(str).str.split(":").str[0].str.split(" \\(").str[0]
             how = ", ".join(f"{n} {b}" for b, n in bases.value_counts().items())
             missing = int(cal.isna().sum())
             line += f"; calibrated {cal.sum():,.1f} GPU-hours one job at a time ({how}"
@@ -366,7 +366,7 @@ def _data_lines(cfg: Mapping[str, Any]) -> list[str]:
 
 
 def _summary(df: Any, tflops: float, cfg: Mapping[str, Any] | None = None, calibration: Any = None) -> str:
-    lines = _study_lines(df, tflops)
+    lines = _study_lines(df, calibration is not None)
     lo, hi = df["gpu_hours_low"].sum(), df["gpu_hours_high"].sum()
     lines.append(
         f"  total: {len(df)} training jobs; {lo:,.1f}-{hi:,.1f} GPU-hours: a PROJECTION, not measured (counted FLOPs "
