@@ -151,9 +151,15 @@ def test_no_flag_says_what_the_test_could_detect():
     assert s["below_line"] == []
     text = contamination_verdict(s)
     assert "no sign" not in text and "flags only drops larger than about" in text
-    # the reach: the first Holm step's t quantile times s sqrt(1 + 1/N), in points
-    fit = res.fit
-    reach = stats.t.ppf(1 - 0.05 / 2, fit.n - 2) * fit.residual_std * np.sqrt(1 + 1 / fit.n)
+    # the reach: the first Holm step's t quantile times sqrt(max(s^2, v) + s^2 / N), in points, where v
+    # is the line models' mean paired item-sampling variance of new - slope x orig (the reference's floor)
+    fit, t = res.fit, res.models
+    v, old = clean, items < np.datetime64("2023-04-01")
+    line = (t["role"] == "line").to_numpy()
+    d = v - v[line].mean(axis=0)
+    own = 1e4 * (d[:, ~old].var(axis=1) / (~old).sum() + fit.slope**2 * d[:, old].var(axis=1) / old.sum())
+    floor = max(fit.residual_std**2, float(own[line].mean()))
+    reach = stats.t.ppf(1 - 0.05 / 2, fit.n - 2) * np.sqrt(floor + fit.residual_std**2 / fit.n)
     assert s["detectable_drop"] == pytest.approx(reach)
 
 

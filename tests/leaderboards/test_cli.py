@@ -111,7 +111,7 @@ def test_bad_correctness_input_is_one_line(tmp_path, capsys, content, argv, mess
         ("model,val,v2\na,70,60\na,80,70\nc,75,65\n", "duplicate model name 'a'"),
         ("name,val,v2\na,70,60\n", "needs a 'model' column"),
         ("model,val\na,70\n", "no column 'v2'"),
-        ("model,val,v2\na,70,60\nb,80,170\nc,75,65\n", "must lie in [0, 100]"),
+        ("model,val,v2\na,70,60\nb,80,170\nc,75,65\n", "model 'b' has 170 in column 'v2'; accuracies in percent"),
     ],
 )
 def test_bad_accuracy_table_is_one_line(tmp_path, capsys, content, message):

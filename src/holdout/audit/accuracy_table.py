@@ -1,7 +1,7 @@
 """``holdout audit --accuracies TABLE.csv --columns ORIG NEW --sizes N_ORIG N_NEW``.
 
-A table of accuracies (a ``model`` column and one column per test set; percent or fractions,
-detected: any value above 1 means percent) is audited by
+A table of accuracies (a ``model`` column and one column per test set; percent or fractions, see
+[`accuracy_scale`][holdout.audit.accuracy_table.accuracy_scale]) is audited by
 [`accuracy_table_audit`][holdout.leaderboards.accuracy_table_audit]: Clopper-Pearson intervals
 from the sizes, gaps, the linear and the probit fit with standard errors and bands, effective
 robustness with Holm's correction. Written by
@@ -16,6 +16,7 @@ import html
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from holdout.audit.core import AuditError
@@ -31,19 +32,63 @@ from holdout.audit.page import (
     table_html,
 )
 from holdout.leaderboards import AccuracyTableAudit, accuracy_table_audit
+from holdout.leaderboards.correctness import text_problem
 from holdout.leaderboards.outputs import write_table
 
-__all__ = ["OFF_LINE_RATIO", "read_accuracy_table", "run_accuracy_table", "table_verdict"]
+__all__ = ["OFF_LINE_RATIO", "SCALES", "accuracy_scale", "read_accuracy_table", "run_accuracy_table", "table_verdict"]
+
+#: the units ``--scale`` names: 75 = 75% (percent) or 0.75 = 75% (fraction)
+SCALES = ("percent", "fraction")
 
 
-def read_accuracy_table(path: str | Path, columns: list[str]) -> tuple[pd.DataFrame, str]:
-    """``model`` + ``columns`` as fractions, and how the scale was read ('percent' / 'fractions')."""
+def accuracy_scale(v: np.ndarray, models: list[str], columns: list[str], source: str, scale: str | None) -> np.ndarray:
+    """``v`` (models x columns) as fractions, read in ``scale`` or, when None, decided per column.
+
+    Without ``scale`` a column with values above 1 is percent; the table is percent when every
+    column is, and none of its nonzero values is at most 1 (a fraction typed among percent rows, or
+    a model below 1%?). Any other table cannot tell: a column without values above 1 (fractions,
+    or a hard benchmark in percent below 1%?) is refused in one line asking for ``--scale``."""
+    top = {"percent": 100.0, "fraction": 1.0}.get(scale or "percent", 100.0)
+    bad = np.argwhere((v < 0) | (v > top))
+    if bad.size:
+        i, j = bad[0]
+        unit = "percent: they must lie in [0, 100]" if top == 100 else "fractions (--scale fraction): in [0, 1]"
+        where = f"model {models[i]!r} has {v[i, j]:g} in column {columns[j]!r}"
+        raise AuditError(f"{source}: {where}; accuracies in {unit}")
+    if scale is not None:
+        return v / top
+    above = (v > 1).any(axis=0)
+    if not above.all():
+        low = columns[int(np.argmin(above))]
+        why = (
+            f"column {low!r} has no value above 1 while {columns[int(np.argmax(above))]!r} has (percent beside "
+            "fractions, or a hard benchmark below 1%?)"
+            if above.any()
+            else "every accuracy is at most 1 (fractions, or percent of a hard benchmark below 1%?)"
+        )
+        raise AuditError(f"{source}: {why}: pass --scale fraction (0.75 = 75%) or --scale percent (0.75 = 0.75%)")
+    small = np.argwhere((v > 0) & (v <= 1))
+    if small.size:
+        i, j = small[0]
+        raise AuditError(
+            f"{source}: column {columns[j]!r} is in percent, but model {models[i]!r} has {v[i, j]:g} there "
+            f"(a fraction, {100 * v[i, j]:g}%, typed among percent?): correct the row, or pass --scale percent "
+            f"if it is {v[i, j]:g}%"
+        )
+    return v / 100
+
+
+def read_accuracy_table(path: str | Path, columns: list[str], scale: str | None = None) -> tuple[pd.DataFrame, str]:
+    """``model`` + ``columns`` as fractions, and how the scale was read ('percent' / 'fractions',
+    with '(--scale)' when given; see [`accuracy_scale`][holdout.audit.accuracy_table.accuracy_scale])."""
     path = Path(path)
     if not path.is_file():
         raise AuditError(f"--accuracies {path}: file not found")
+    if problem := text_problem(path):
+        raise AuditError(f"--accuracies {path}: {problem}")
     try:
-        df = pd.read_csv(path)
-    except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as exc:
+        df = pd.read_csv(path, dtype={"model": str}, encoding="utf-8-sig")
+    except (pd.errors.ParserError, ValueError) as exc:
         raise AuditError(f"--accuracies {path}: not a readable CSV ({str(exc).splitlines()[0]})") from None
     if "model" not in df.columns:
         raise AuditError(f"--accuracies {path}: needs a 'model' column (found: {', '.join(map(str, df.columns[:6]))})")
@@ -61,13 +106,9 @@ def read_accuracy_table(path: str | Path, columns: list[str]) -> tuple[pd.DataFr
         raise AuditError(
             f"--accuracies {path}: model {df['model'][bad].iloc[0]!r} has a missing or non-numeric accuracy"
         )
-    v = values.to_numpy(float)
-    scale = "percent" if (v > 1).any() else "fractions"
-    if scale == "percent":
-        v = v / 100
-    if ((v < 0) | (v > 1)).any():
-        raise AuditError(f"--accuracies {path}: accuracies must lie in [0, 100] (percent) or [0, 1] (fractions)")
-    return pd.DataFrame({"model": df["model"].astype(str), columns[0]: v[:, 0], columns[1]: v[:, 1]}), scale
+    v = accuracy_scale(values.to_numpy(float), list(df["model"].astype(str)), columns, f"--accuracies {path}", scale)
+    read_as = ("fractions" if scale == "fraction" else "percent") + (" (--scale)" if scale else "")
+    return pd.DataFrame({"model": df["model"].astype(str), columns[0]: v[:, 0], columns[1]: v[:, 1]}), read_as
 
 
 #: residual variance of the probit line above this many times the binomial variance: not one line
@@ -185,7 +226,7 @@ def run_accuracy_table(args: argparse.Namespace) -> dict[str, object]:
     if lens_only and not getattr(args, "reference_models", None):
         option = "--" + lens_only[0].replace("_", "-")
         raise AuditError(f"{option} is an option of the reference lens: add --reference-models FILE")
-    table, scale = read_accuracy_table(args.accuracies, list(args.columns))
+    table, scale = read_accuracy_table(args.accuracies, list(args.columns), getattr(args, "scale", None))
     checked = None
     if getattr(args, "reference_models", None):
         from holdout.audit.reference_lens import check_reference_args
@@ -194,6 +235,11 @@ def run_accuracy_table(args: argparse.Namespace) -> dict[str, object]:
     if len(table) < 3:
         raise AuditError(f"--accuracies {args.accuracies}: {len(table)} models; the fits need at least 3")
     orig, new = args.columns
+    if table[orig].nunique() < 2:
+        raise AuditError(
+            f"--accuracies {args.accuracies}: every model has the same {orig!r} accuracy "
+            f"({100 * table[orig].iloc[0]:g}%): the fits of {new!r} on {orig!r} need at least two different values"
+        )
     audit = accuracy_table_audit(table["model"], table[orig], table[new], *args.sizes, args.alpha, args.band_level)
     out = Path(args.out)
     info = {"accuracies": str(args.accuracies), "scale_read_as": scale}

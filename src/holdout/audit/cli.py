@@ -31,7 +31,7 @@ from holdout.audit.inputs import (
     read_array_predictions,
     user_input,
 )
-from holdout.audit.leaderboard_cli import add_leaderboard_arguments, run_leaderboard_audit
+from holdout.audit.leaderboard_cli import add_leaderboard_arguments, run_leaderboard_audit, typed_options
 from holdout.audit.logs_cli import add_logs_arguments, run_logs_audit
 from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.audit.run import LENSES, AuditOptions, _write_all, run_audit, write_audit
@@ -326,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "plan":
         return args.func(args)
+    args.typed = typed_options(build_parser, None if argv is None else list(argv))  # told from defaults
     start = time.perf_counter()
     left: list[str] = []
     try:

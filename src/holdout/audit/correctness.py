@@ -11,8 +11,8 @@ With ``--item-dates``, ``--model-dates`` and ``--split`` also the contamination 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,7 +23,7 @@ from holdout.audit.pairs_lens import PairsLens, pairs_lens
 from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason, _bounds_or_reason, contamination_entry
 from holdout.audit.verdicts import contamination_verdict
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
-from holdout.leaderboards.dates import parse_date, read_dates
+from holdout.leaderboards.dates import parse_date, read_dates_utc
 from holdout.leaderboards.lenses import CorrectnessLenses, correctness_lenses
 from holdout.predictions import Predictions
 from holdout.rvw.bound import rvw_bound
@@ -44,10 +44,12 @@ class _Size(NamedTuple):
     num_models: int
 
 
-def load_correctness(path: str, model_names: list[str] | None, samples: int | None) -> CorrectnessMatrix:
+def load_correctness(
+    path: str, model_names: list[str] | None, samples: int | None, rows: str | None = None
+) -> CorrectnessMatrix:
     """[`read_correctness`][holdout.leaderboards.read_correctness], its error as an AuditError line."""
     try:
-        return read_correctness(path, model_names, samples)
+        return read_correctness(path, model_names, samples, rows)
     except CorrectnessError as exc:
         raise AuditError(str(exc)) from None
 
@@ -133,17 +135,27 @@ def contamination_of(c: CorrectnessMatrix, args: argparse.Namespace) -> Contamin
     computed before anything is written."""
     given = [args.item_dates, args.model_dates, args.split]
     if all(v is None for v in given):
+        if getattr(args, "date_format", None) is not None:
+            raise AuditError("--date-format: reads the dates files of --item-dates and --model-dates; give them")
         return None
     if any(v is None for v in given):
         raise AuditError("--item-dates, --model-dates and --split go together (give all three)")
-    items = _item_names(args.predictions, tuple(str(i + 1) for i in range(c.shape[1])))
+    items = c.item_names or tuple(str(i + 1) for i in range(c.shape[1]))
+    fmt = getattr(args, "date_format", None)
     try:
-        item_dates = read_dates(args.item_dates, items, "item")
-        model_dates = read_dates(args.model_dates, c.model_names, "model")
         split = parse_date(args.split, "--split")
-        return contamination(c, item_dates, model_dates, split, args.alpha, args.band_level)
+        item_dates, item_tz = read_dates_utc(args.item_dates, items, "item", fmt)
+        model_dates, model_tz = read_dates_utc(args.model_dates, c.model_names, "model", fmt)
+        result = contamination(c, item_dates, model_dates, split, args.alpha, args.band_level)
     except CorrectnessError as exc:
         raise AuditError(str(exc)) from None
+    how = f"format {fmt}" if fmt else "ISO 8601"
+    notes = [f"dates read as {how}"] + [
+        f"{k} {what} dates had a UTC offset and were converted to the UTC day"
+        for k, what in ((item_tz, "item"), (model_tz, "model"))
+        if k
+    ]
+    return replace(result, notes=tuple(notes))
 
 
 def write_contamination_lens(result: Contamination, source: str, out: str | Path) -> dict[str, object]:
@@ -157,12 +169,3 @@ def write_contamination_lens(result: Contamination, source: str, out: str | Path
         full["contamination"] = summary
         path.write_text(json.dumps(full, indent=2) + "\n")
     return summary
-
-
-def _item_names(path: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    """Item ids: the CSV header's item columns, else 1..n (a .npy matrix)."""
-    if Path(path).suffix.lower() != ".csv":
-        return default
-    with open(path, newline="") as fh:
-        header = next(csv.reader(fh))
-    return tuple(h.strip() for h in header[1:])

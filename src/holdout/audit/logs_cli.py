@@ -19,7 +19,7 @@ from pathlib import Path
 
 from holdout.audit.core import AuditError
 from holdout.audit.correctness import correctness_result
-from holdout.audit.leaderboard_cli import _note, _options, _owned_out, _refuse_unused
+from holdout.audit.leaderboard_cli import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
 from holdout.audit.output import atomic_folder
 from holdout.audit.run import _write_all
 from holdout.leaderboards import Contamination, CorrectnessError, contamination
@@ -72,8 +72,9 @@ def _dates(m: LogMatrix, args: argparse.Namespace) -> Contamination | None:
     if missing:
         raise AuditError(f"the contamination lens needs {' and '.join(missing)} too (item dates, model dates, split)")
     try:
-        items = m.item_dates if args.item_dates is None else read_dates(args.item_dates, m.item_ids, "item")
-        models = read_dates(args.model_dates, m.model_names, "model")
+        fmt = getattr(args, "date_format", None)
+        items = m.item_dates if args.item_dates is None else read_dates(args.item_dates, m.item_ids, "item", fmt)
+        models = read_dates(args.model_dates, m.model_names, "model", fmt)
         return contamination(m, items, models, parse_date(args.split, "--split"), args.alpha, args.band_level)
     except CorrectnessError as exc:
         raise AuditError(str(exc)) from None
@@ -101,7 +102,7 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
         return None
     if args.predictions is not None or args.correctness or args.accuracies:
         raise AuditError("--logs is an input on its own: give no PREDICTIONS, --correctness or --accuracies with it")
-    _refuse_unused(args, "--logs", (("--samples", "samples"),))
+    _refuse_unused(args, "--logs", (("--samples", "samples"), ("--rows", "rows"), *_TABLES_ONLY))
     out = _owned_out(args, [*args.logs, args.item_dates, args.model_dates])
     m = _read(args)
     task = str(m.runs["task"].iloc[0])

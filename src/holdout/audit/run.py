@@ -326,6 +326,7 @@ def contamination_entry(c: Contamination, source: str, out: Path) -> dict[str, o
     """``contamination.{png,pdf,csv,json}`` and ``contamination_line.csv`` in ``out``; returns the
     ``contamination`` entry of ``summary.json`` with its verdict."""
     entry = write_contamination(c, out / "contamination.png", f"{Path(source).name}: split {c.split}")
+    entry |= {"dates": "; ".join(c.notes)} if c.notes else {}  # the format read, UTC offsets converted
     return entry | {"verdict": verdicts.contamination_verdict(entry)}
 
 

@@ -19,7 +19,7 @@ correctness works from it:
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -43,6 +43,7 @@ __all__ = [
     "read_correctness",
     "similarity_matrix",
     "similarity_summary",
+    "text_problem",
 ]
 
 
@@ -53,11 +54,15 @@ class CorrectnessError(ValueError):
 @dataclass(frozen=True)
 class CorrectnessMatrix:
     """K x n entries in [0, 1] (row = model); ``binary`` when every entry is 0 or 1; ``samples``
-    m when the entries are pass rates over m samples (None when not known)."""
+    m when the entries are pass rates over m samples (None when not known); ``item_names`` the
+    file's item ids (None: 1..n); ``read_as`` what a reader decided about the file's layout
+    (one sentence, empty when it was read as written)."""
 
     model_names: tuple[str, ...]
     values: np.ndarray
     samples: int | None = None
+    item_names: tuple[str, ...] | None = field(default=None, kw_only=True)
+    read_as: str = field(default="", kw_only=True)
 
     @cached_property
     def binary(self) -> bool:
@@ -82,11 +87,14 @@ def check_correctness(
     if bad.size:
         i, j = bad[0]
         raise CorrectnessError(f"{source}: NaN or missing value for model {model_names[i]!r}, item {j + 1}")
+    near = ((v < 0) & (v >= -ROUNDING)) | ((v > 1) & (v <= 1 + ROUNDING))
+    if near.any():  # 1.0000000002: a pass rate computed in floating point
+        v = np.clip(v, 0.0, 1.0)
     bad = np.argwhere((v < 0) | (v > 1))
     if bad.size:
         i, j = bad[0]
         raise CorrectnessError(
-            f"{source}: value {v[i, j]:g} for model {model_names[i]!r}, item {j + 1} is outside [0, 1] "
+            f"{source}: value {v[i, j]:.12g} for model {model_names[i]!r}, item {j + 1} is outside [0, 1] "
             "(give 0/1 or pass rates as fractions)"
         )
     if len(model_names) != v.shape[0]:
@@ -107,41 +115,125 @@ def check_correctness(
     return CorrectnessMatrix(tuple(str(m) for m in model_names), v, None if samples is None else int(samples))
 
 
-def _ragged_row(path: Path, expected: int) -> str | None:
-    """'row r has m values, expected e' for the first row of another length, else None."""
-    with open(path, newline="") as fh:
-        for r, row in enumerate(csv.reader(fh), 1):
-            if row and len(row) != expected:
-                return f"row {r} has {len(row) - 1} values, expected {expected - 1}"
+def _numbers(cells: list[str], path: Path, row: int, items: list[str]) -> np.ndarray:
+    """One row's values as float64 (an empty cell is NaN); a cell that is no number is named."""
+    try:
+        return np.array([c if c.strip() else "nan" for c in cells], dtype=np.float64)
+    except ValueError:
+        j = next(j for j, c in enumerate(cells) if c.strip() and not _is_number(c))
+        raise CorrectnessError(
+            f"{path}: row {row}, item {items[j]!r}: {cells[j]!r} is not a number; every value after the "
+            "model name must be a number in [0, 1]"
+        ) from None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def text_problem(path: str | Path) -> str | None:
+    """Why ``path`` cannot be read as a UTF-8 text CSV (an Excel workbook saved under a .csv name,
+    latin-1 / cp1252 text), in words with what to do, or None; read in 1 MiB chunks."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    done = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            if done == 0 and chunk[:4] in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"):
+                return "is an Excel workbook (or another binary file), not a CSV: save it as CSV UTF-8"
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                return f'not UTF-8 text ({exc.reason} at byte {done + exc.start}); save it as UTF-8 ("CSV UTF-8")'
+            done += len(chunk)
     return None
 
 
-def _read_csv(path: Path) -> tuple[np.ndarray, list[str]]:
-    with open(path, newline="") as fh:
-        header = next(csv.reader(fh), None)
-    if not header or len(header) < 2:
-        raise CorrectnessError(f"{path}: needs a header row (model, item ids ...) and one row per model")
+def _header_problem(header: list[str] | None) -> str:
+    sep = next((c for c in (";", "\t") if header and c in header[0]), None)
+    hint = f"; the file seems {sep!r}-separated: save it comma-separated" if sep else ""
+    return f"needs a header row (model, item ids ...) and one row per model{hint}"
+
+
+def _read_csv(path: Path) -> tuple[np.ndarray, list[str], list[str], str]:
+    """(values, first-column names, header names, what was decided) of a CSV matrix, read row by row
+    (pandas' parser takes minutes and 15-25x the memory on files with millions of columns).
+
+    The first column names the rows, as text (``001`` stays ``001``; a UTF-8 byte-order mark and an
+    unnamed first header cell are fine), unless the header is exactly 0 .. N-1, which pandas writes
+    for a frame without an index (``DataFrame(m).to_csv(index=False)``): then every column holds
+    values and the rows are named model_1 ... model_K."""
+    if problem := text_problem(path):
+        raise CorrectnessError(f"{path}: {problem}")
     try:
-        df = pd.read_csv(path, dtype={header[0]: str}, index_col=0)
-    except (pd.errors.ParserError, ValueError) as exc:
-        raise CorrectnessError(f"{path}: {_ragged_row(path, len(header)) or str(exc).splitlines()[0]}") from None
-    if df.isna().any().any() and (ragged := _ragged_row(path, len(header))):
-        raise CorrectnessError(f"{path}: {ragged}")
-    try:
-        values = df.to_numpy(dtype=np.float64)
-    except ValueError:
-        raise CorrectnessError(f"{path}: every value after the model name must be a number in [0, 1]") from None
-    return values, [str(m) for m in df.index]
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if not header or len(header) < 2:
+                raise CorrectnessError(f"{path}: {_header_problem(header)}")
+            unnamed = [h.strip() for h in header] == [str(i) for i in range(len(header))]
+            start = 0 if unnamed else 1
+            items = [h.strip() for h in header[start:]]
+            names, rows = [], []
+            for r, row in enumerate(reader, 2):
+                if not any(c.strip() for c in row):
+                    continue
+                if len(row) != len(header):
+                    raise CorrectnessError(f"{path}: row {r} has {len(row) - 1} values, expected {len(header) - 1}")
+                names.append(f"model_{len(names) + 1}" if unnamed else row[0].strip())
+                rows.append(_numbers(row[start:], path, r, items))
+    except csv.Error as exc:
+        raise CorrectnessError(f"{path}: not a readable CSV ({exc})") from None
+    if not rows:
+        raise CorrectnessError(f"{path}: a header but no data rows: write one row per model")
+    note = (
+        f"no name column (header 0..{len(header) - 1}, as pandas writes a frame without index): "
+        f"every column read as values, rows named model_1 ... model_{len(names)}"
+        if unnamed
+        else ""
+    )
+    return np.vstack(rows), names, items, note
+
+
+#: the layouts of a matrix file: one row per model (as written) or one row per item (transposed)
+ROWS = ("models", "items")
+
+#: how far a pass rate may lie outside [0, 1] by floating-point rounding (1.0000000002) and be clipped
+ROUNDING = 1e-9
+
+
+def _layout(values: np.ndarray, path: Path, rows: str | None) -> bool:
+    """True to transpose: ``rows`` 'items'; refused (None: not said) when a matrix has more rows
+    (models) than columns (items), the layout of an items x models export."""
+    if rows is not None and rows not in ROWS:
+        raise CorrectnessError(f"--rows must be one of {', '.join(ROWS)}, got {rows!r}")
+    if rows is None and values.ndim == 2 and values.shape[0] > values.shape[1]:
+        r, c = values.shape
+        raise CorrectnessError(
+            f"{path}: {r:,} rows x {c:,} columns, more models than items: if each row is an item and each "
+            f"column a model (the predictions audit's layout), pass --rows items; to audit {r:,} models on "
+            f"{c:,} items as written, pass --rows models"
+        )
+    return rows == "items"
 
 
 def read_correctness(
-    path: str | Path, model_names: list[str] | None = None, samples: int | None = None
+    path: str | Path, model_names: list[str] | None = None, samples: int | None = None, rows: str | None = None
 ) -> CorrectnessMatrix:
     """Read a correctness matrix: ``.csv`` (header row; model name in the first column, one column
-    per item) or ``.npy`` (K x n, with ``model_names`` or model_1 ... model_K)."""
+    per item) or ``.npy`` (K x n, with ``model_names`` or model_1 ... model_K).
+
+    ``rows``: 'models' (as written), 'items' (one row per item, one column per model: transposed),
+    or None: as written, but a file with more rows than columns is refused naming both options."""
     path = Path(path)
     if not path.is_file():
         raise CorrectnessError(f"{path}: correctness file not found")
+    items, note = None, ""
     if path.suffix.lower() == ".npy":
         try:
             values = np.load(path, allow_pickle=False)
@@ -149,14 +241,20 @@ def read_correctness(
             raise CorrectnessError(f"{path}: not a readable .npy array ({exc})") from None
         if not np.issubdtype(values.dtype, np.number) and values.dtype != bool:
             raise CorrectnessError(f"{path}: expected a numeric K x n array, got dtype {values.dtype}")
+        if _layout(values, path, rows):
+            values, note = values.T, "one row per item (--rows items): read transposed"
         names = model_names or [f"model_{i + 1}" for i in range(values.shape[0] if values.ndim else 0)]
     elif path.suffix.lower() == ".csv":
         if model_names:
             raise CorrectnessError(f"{path}: --model-names is for .npy files; a CSV names its models in column 1")
-        values, names = _read_csv(path)
+        values, names, items, note = _read_csv(path)
+        if _layout(values, path, rows):
+            values, names, items = values.T, items, names
+            note = "; ".join(x for x in (note, "one row per item (--rows items): read transposed") if x)
     else:
         raise CorrectnessError(f"{path}: expected a .csv or .npy correctness matrix")
-    return check_correctness(values, names, str(path), samples)
+    c = check_correctness(values, names, str(path), samples)
+    return replace(c, item_names=None if items is None else tuple(items), read_as=note)
 
 
 def accuracy_intervals(c: CorrectnessMatrix, alpha: float = 0.05) -> pd.DataFrame:

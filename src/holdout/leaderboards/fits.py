@@ -140,10 +140,12 @@ def effective_robustness(
     z = r / sd
     p = 2 * stats.norm.sf(np.abs(z))
     p_holm = holm(p)
+    value = np.asarray(new, float) - base
+    # at 0% or 100% the probit is taken at 0.5/n from the bound: the interval is widened to hold the value
     return EffectiveRobustness(
-        value=np.asarray(new, float) - base,
-        low=stats.norm.cdf(fitted + r - half) - base,
-        high=stats.norm.cdf(fitted + r + half) - base,
+        value=value,
+        low=np.minimum(stats.norm.cdf(fitted + r - half) - base, value),
+        high=np.maximum(stats.norm.cdf(fitted + r + half) - base, value),
         z=z,
         p=p,
         p_holm=p_holm,
