@@ -55,6 +55,20 @@ def test_reference_lens_refusals(tmp_path, capsys, monkeypatch, extra, message):
     assert message in capsys.readouterr().err
 
 
+def test_reference_models_from_a_role_column(tmp_path, capsys):
+    from holdout.audit.reference_lens import read_reference_models
+
+    table, _ = _table(tmp_path)
+    df = pd.read_csv(table)
+    df["role"] = ["reference"] * 10 + ["test", "test"]
+    df.to_csv(table, index=False)
+    mask = read_reference_models("column:role", df["model"], str(table))
+    assert mask.tolist() == [True] * 10 + [False, False]
+    args = ["audit", "--accuracies", str(table), "--columns", "mathqa", "gsm8k", "--sizes", "2000", "1319"]
+    assert main([*args, "--reference-models", "column:kind", "--out", str(tmp_path / "o")]) != 0
+    assert "has no column 'kind'" in capsys.readouterr().err
+
+
 def test_too_few_reference_models_refused(tmp_path, capsys):
     table, refs = _table(tmp_path)
     refs.write_text("ref0\nref1\nref2\nref3\n")

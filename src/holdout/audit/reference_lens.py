@@ -46,8 +46,9 @@ def add_reference_arguments(g: argparse._ArgumentGroup) -> None:
     g.add_argument(
         "--reference-models",
         metavar="FILE",
-        help="with --accuracies: one model name per line, the reference models (>= 5) of ConStat's test; "
-        "--columns is then REFERENCE BENCHMARK and every other model is tested (writes reference_lens.csv)",
+        help="with --accuracies: one model name per line, the reference models (>= 5) of ConStat's test, or "
+        "column:NAME, the rows whose NAME column says 'reference'; --columns is then REFERENCE BENCHMARK and every "
+        "other model is tested (writes reference_lens.csv)",
     )
     g.add_argument(
         "--fit",
@@ -71,26 +72,44 @@ def add_reference_arguments(g: argparse._ArgumentGroup) -> None:
     )
 
 
-def read_reference_models(path: str | Path, models: pd.Series) -> np.ndarray:
-    """The table rows named in ``path`` (one name per line, blank lines ignored): a boolean mask."""
-    path = Path(path)
-    if not path.is_file():
-        raise AuditError(f"--reference-models {path}: file not found")
-    try:
-        names = [line.strip() for line in path.read_text().splitlines() if line.strip()]
-    except UnicodeDecodeError:
-        raise AuditError(f"--reference-models {path}: not a text file of model names") from None
+def _names_from_column(spec: str, accuracies: str | None) -> list[str]:
+    """``column:NAME``: the models whose NAME column of the --accuracies table says ``reference``."""
+    column = spec.split(":", 1)[1]
+    if accuracies is None:
+        raise AuditError(f"--reference-models {spec}: a role column needs --accuracies TABLE.csv")
+    table = pd.read_csv(accuracies)
+    if column not in table.columns:
+        raise AuditError(f"--reference-models {spec}: --accuracies {accuracies} has no column {column!r}")
+    roles = table[column].astype(str).str.strip().str.lower()
+    return table.loc[roles == "reference", "model"].astype(str).tolist()
+
+
+def read_reference_models(spec: str | Path, models: pd.Series, accuracies: str | None = None) -> np.ndarray:
+    """The reference rows: those named in the file ``spec`` (one name per line, blank lines
+    ignored) or, for ``spec`` = ``column:NAME``, those whose NAME column of the --accuracies
+    table says ``reference``; a boolean mask over ``models``."""
+    spec = str(spec)
+    if spec.startswith("column:"):
+        names = _names_from_column(spec, accuracies)
+    else:
+        path = Path(spec)
+        if not path.is_file():
+            raise AuditError(f"--reference-models {path}: file not found")
+        try:
+            names = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+        except UnicodeDecodeError:
+            raise AuditError(f"--reference-models {path}: not a text file of model names") from None
     unknown = sorted(set(names) - set(models))
     if unknown:
-        raise AuditError(f"--reference-models {path}: {unknown[0]!r} is not a model of the --accuracies table")
+        raise AuditError(f"--reference-models {spec}: {unknown[0]!r} is not a model of the input")
     mask = models.isin(names).to_numpy()
     if mask.sum() < MIN_REFERENCE_MODELS:
         raise AuditError(
-            f"--reference-models {path}: {int(mask.sum())} reference models; ConStat's test needs at least "
+            f"--reference-models {spec}: {int(mask.sum())} reference models; ConStat's test needs at least "
             f"{MIN_REFERENCE_MODELS}"
         )
     if mask.all():
-        raise AuditError(f"--reference-models {path}: every model is a reference model; nothing is left to test")
+        raise AuditError(f"--reference-models {spec}: every model is a reference model; nothing is left to test")
     return mask
 
 
@@ -103,7 +122,8 @@ def check_reference_args(args: argparse.Namespace, table: pd.DataFrame) -> tuple
     n_boot = 1000 if args.n_bootstrap is None else args.n_bootstrap
     if not 100 <= n_boot <= 100000:
         raise AuditError(f"--n-bootstrap must be in [100, 100000], got {args.n_bootstrap}")
-    return read_reference_models(args.reference_models, table["model"]), fit, chance, n_boot
+    mask = read_reference_models(args.reference_models, table["model"], getattr(args, "accuracies", None))
+    return mask, fit, chance, n_boot
 
 
 def run_reference_lens(
