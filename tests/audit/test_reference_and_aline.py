@@ -38,6 +38,9 @@ def test_reference_lens_from_a_table(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["reference"]["bootstrap"] == "parametric binomial bootstrap"
     assert summary["reference"]["above_curve_holm"] == ["above"]
+    html, md = (out / "report.html").read_text(), (out / "summary.md").read_text()  # the lens in the report
+    assert "<h2 id='reference'>" in html and "href='reference_lens.csv' download" in html
+    assert "- **Reference benchmark** (heuristic): 1 of 2 models above the curve" in md
 
 
 @pytest.mark.parametrize(
@@ -143,6 +146,8 @@ def test_item_level_reference_lens_from_two_matrices(tmp_path):
     assert main([*argv, "--fit", "probit", "--n-bootstrap", "300", "--out", str(out)]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["reference"]["bootstrap"] == "item bootstrap" and summary["reference"]["tested_models"] == 2
+    assert "<h2 id='reference'>" in (out / "report.html").read_text()  # in the report with the other lenses
+    assert "- **Reference benchmark** (heuristic): " in (out / "summary.md").read_text()
     lens = pd.read_csv(out / "reference_lens.csv").set_index("model")
     assert lens.loc["m7", "delta"] > 0.05 and lens.loc["m7", "delta_low"] > 0
 

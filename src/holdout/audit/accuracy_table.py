@@ -31,6 +31,7 @@ from holdout.audit.page import (
     percent_decimals,
     table_html,
 )
+from holdout.audit.report import reference_section
 from holdout.leaderboards import AccuracyTableAudit, accuracy_table_audit
 from holdout.leaderboards.correctness import text_problem
 from holdout.leaderboards.outputs import write_table
@@ -193,7 +194,10 @@ def _report(out: Path, name: str, columns: list[str], summary: dict, audit: Accu
         f"{count(len(t))} models, accuracy table {name}: {columns[0]} (n = {count(audit.n_original)}) "
         f"against {columns[1]} (n = {count(audit.n_new)}); accuracies read as {summary['scale_read_as']}."
     )
-    glance = _glance(summary, audit, verdict)
+    glance, reference = _glance(summary, audit, verdict), ""
+    if isinstance(summary.get("reference"), dict):  # the reference-benchmark lens (--reference-models)
+        line, reference = reference_section(summary)
+        glance.append(line)
     top = t.reindex(t["effective_robustness"].abs().sort_values(ascending=False).index)
     parts = [
         f"<h1>{html.escape(title)}</h1><p class='meta'>{html.escape(meta)}</p>",
@@ -209,6 +213,7 @@ def _report(out: Path, name: str, columns: list[str], summary: dict, audit: Accu
             "models.csv",
             decimals=_decimals(t),
         ),
+        reference,
         "<p class='meta'>Every number is in models.csv, the figures' CSV files and summary.json beside this page "
         "(summary.md holds the block at the top); figures also as PDF. Made by holdout audit.</p>",
     ]

@@ -11,7 +11,6 @@ atomic, owned ``--out`` folder like the predictions audit
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Callable
@@ -230,8 +229,5 @@ def run_leaderboard_audit(
     if c.read_as:
         result = replace(result, notes=(f"Read {path.name}: {c.read_as}.", *result.notes))
     with atomic_folder(out, on_fail, _note) as folder:
-        summary = _write_all(result, folder)  # the contamination lens with the others, in the report too
-        if prepared is not None:
-            summary["reference"] = run_item_reference_lens(args, prepared, folder)
-            (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return summary
+        extra = {"reference": run_item_reference_lens(args, prepared, folder)} if prepared is not None else None
+        return _write_all(result, folder, extra)  # every lens in summary.json, the report and summary.md

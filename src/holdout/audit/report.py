@@ -61,6 +61,12 @@ SECTIONS = (
         "line's models",
         ("contamination",),
     ),
+    (
+        "reference",
+        "Reference benchmark: models above the curve of the reference models (--reference-models)",
+        "Dekoninck et al. (2024), ConStat: a heuristic whose curve assumes the reference models are uncontaminated",
+        (),
+    ),
 )
 
 #: the short name and the kind of number of each lens in the at-a-glance block
@@ -74,6 +80,7 @@ GLANCE = {
     "adversarial": ("Adversarial test", "measured"),
     "adaptive": ("Adaptive analyst", "measured"),
     "contamination": ("Contamination", "heuristic"),
+    "reference": ("Reference benchmark", "heuristic"),
 }
 
 
@@ -117,6 +124,28 @@ def _bounds_numbers(s: dict) -> str:
     )
 
 
+#: the reference lens's files beside the page (holdout.audit.reference_lens)
+REFERENCE_FILES = (
+    "<p class='meta'>Per model (reference and benchmark accuracy, predicted, delta with its interval, p-values): "
+    "<a href='reference_lens.csv' download>reference_lens.csv</a>; the curve: "
+    "<a href='reference_curve.csv' download>reference_curve.csv</a>.</p>"
+)
+
+
+def reference_section(summary: dict) -> tuple[Glance, str]:
+    """The reference-benchmark lens of ``summary`` (its ``reference`` entry) as an at-a-glance line and
+    a section; for the accuracy-table report, whose other parts are its own."""
+    s = summary["reference"]
+    _, title, paper, _ = next(x for x in SECTIONS if x[0] == "reference")
+    numbers = _numbers("reference", None, summary)  # type: ignore[arg-type]
+    glance = Glance(*GLANCE["reference"], page.first_sentence(str(s["verdict"])), numbers, "reference")
+    body = (
+        f"<h2 id='reference'>{html.escape(title)}</h2><p class='meta'>{html.escape(paper)}</p>"
+        f"<div class='verdict'>{html.escape(str(s['verdict']))}</div>{REFERENCE_FILES}"
+    )
+    return glance, body
+
+
 def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
     """The headline numbers of one lens beside its first sentence (from the values of summary.json)."""
     s = summary[lens]
@@ -149,6 +178,11 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
         return f"Models rejected after Holm's correction, per AEG: {held}." if held else ""
     if lens == "adaptive":
         return f"Largest measured overfit {s['max_overfit']:.3f}."
+    if lens == "reference":
+        return (
+            f"{page.count(s['tested_models'])} models tested against the curve through "
+            f"{page.count(s['reference_models'])} reference models ({s['fit']} fit, {s['bootstrap']})."
+        )
     if lens == "contamination":
         return (
             f"Items before {s['split']}: {page.count(s['n_original_items'])}, from it on: "
@@ -232,6 +266,8 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         return page.table_html(
             result.adversarial.pairwise[cols], "Pairwise tests", "adversarial_pvalues.csv"
         ) + page.table_html(result.adversarial.n_model, "N-model test", "adversarial_n_model.csv")
+    if lens == "reference":
+        return REFERENCE_FILES
     if lens == "contamination" and result.contamination is not None:
         t = result.contamination.models
         cols = [c for c in ("model", "cutoff", "role", "orig_accuracy", "new_accuracy", "predicted") if c in t]

@@ -330,7 +330,7 @@ def contamination_entry(c: Contamination, source: str, out: Path) -> dict[str, o
     return entry | {"verdict": verdicts.contamination_verdict(entry)}
 
 
-def _write_all(result: AuditResult, out: Path) -> dict[str, object]:
+def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = None) -> dict[str, object]:
     from holdout.audit.report import render_report, render_summary_md
 
     summary = summary_dict(result)
@@ -349,6 +349,7 @@ def _write_all(result: AuditResult, out: Path) -> dict[str, object]:
     if result.contamination is not None:  # the split by date of a correctness matrix
         summary["contamination"] = contamination_entry(result.contamination, result.source, out)
         figures["contamination"] = out / "contamination.png"
+    summary |= extra or {}  # lenses computed by the caller (the reference benchmark), reported with the rest
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (out / "report.html").write_text(render_report(result, summary, figures))
     (out / "summary.md").write_text(render_summary_md(result, summary))
