@@ -150,6 +150,19 @@ def _add_pairs_arguments(p: argparse.ArgumentParser) -> None:
         default=1000,
         help="bootstrap resamples of the simultaneous rank intervals (paired lens)",
     )
+    p.add_argument(
+        "--variants",
+        type=int,
+        metavar="N",
+        help="the most accurate model is the best of N variants tried on this test set: how much that pick can "
+        "inflate its score (Mania et al.'s bounds)",
+    )
+    p.add_argument(
+        "--families",
+        metavar="FILE.csv",
+        help="CSV (model, family): each family's most accurate model is the best of its models; the inflation "
+        "of that pick from their measured similarity and by resampling",
+    )
 
 
 def _add_adaptive_argument(p: argparse.ArgumentParser) -> None:
@@ -216,9 +229,11 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
         adaptive=bool(getattr(args, "adaptive", False)),
         mid_p=bool(getattr(args, "mid_p", False)),
         rank_resamples=getattr(args, "rank_resamples", 1000),
+        variants=getattr(args, "variants", None),
+        families=getattr(args, "families", None),
     )
     inputs = [x for x in (args.predictions, args.labels, args.new_predictions, args.new_labels) if x]
-    inputs += [x for x in (args.translations, args.rvw_description) if x]
+    inputs += [x for x in (args.translations, args.rvw_description, getattr(args, "families", None)) if x]
     check_owned_out(args.out, inputs, force=args.force)  # before minutes of work
     check_out_dir(args.out)
     if (shape := peek_shape(args.predictions)) is not None:
@@ -347,7 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}", file=sys.stderr)
         return 130
-    for lens in (*LENSES, "adaptive", "contamination"):  # adaptive: the opt-in lens
+    for lens in (*LENSES, "best_of_n", "adaptive", "contamination"):  # adaptive: the opt-in lens
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]
     print(f"wrote {args.out}/report.html and every number beside it in {time.perf_counter() - start:.1f} s")

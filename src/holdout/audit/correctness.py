@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from holdout.audit.best_of import best_of_n_lens
 from holdout.audit.core import AuditError, RvwLens, SimilarityLens
 from holdout.audit.pairs_lens import PairsLens, pairs_lens
 from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason, _bounds_or_reason, contamination_entry
@@ -118,6 +119,14 @@ def correctness_result(
         pass_rates=not c.binary,
         contamination=dates,
         pairs=_pairs(c, options),
+        best_of_n=best_of_n_lens(
+            c.values,
+            list(c.model_names),
+            variants=options.variants,
+            families=options.families,
+            delta=options.delta,
+            pass_rates=not c.binary,
+        ),
     )
 
 

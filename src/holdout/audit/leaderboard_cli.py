@@ -96,6 +96,8 @@ def _options(args: argparse.Namespace) -> AuditOptions:
         adaptive=bool(getattr(args, "adaptive", False)),
         mid_p=bool(getattr(args, "mid_p", False)),
         rank_resamples=getattr(args, "rank_resamples", 1000),
+        variants=getattr(args, "variants", None),
+        families=getattr(args, "families", None),
     )
 
 

@@ -27,6 +27,12 @@ SECTIONS = (
         "McNemar (1947); Newcombe (1998); Holm (1979); Mogstad, Romano, Shaikh & Wilhelm (2024)",
         ("rank_intervals", "pair_differences"),
     ),
+    (
+        "best_of_n",
+        "The best of N variants: how much the pick can inflate a score",
+        "Mania et al. (2019), bounds (2), (3)+(8); Singh et al. (2025)",
+        (),
+    ),
     ("new", "A newer test set", "Recht et al. (2018), Table 1, Table 4, Eq. 3, Figure 2", ("new_vs_original",)),
     (
         "similarity",
@@ -73,6 +79,7 @@ SECTIONS = (
 GLANCE = {
     "accuracy": ("Accuracy", "measured"),
     "pairs": ("Paired comparisons", "measured"),
+    "best_of_n": ("Best of N", "theorem"),
     "new": ("Newer test set", "measured"),
     "similarity": ("Similarity", "measured"),
     "bounds": ("Models supported", "theorem"),
@@ -248,6 +255,10 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         acc = result.accuracy[["model", "rank", "correct", "n", "accuracy", "ci_low", "ci_high"]]
         dec = _percent_columns(acc, "ci_low", "ci_high", ("accuracy", "ci_low", "ci_high"))
         return page.table_html(acc, "Accuracy (%) per model, best first", "accuracy.csv", decimals=dec)
+    if lens == "best_of_n" and result.best_of_n:
+        from holdout.audit.best_of import best_of_n_table
+
+        return page.table_html(best_of_n_table(result.best_of_n), "Each selected entry", "best_of_n.csv")
     if lens == "pairs" and result.pairs is not None:
         ranks = result.pairs.ranks
         return page.table_html(

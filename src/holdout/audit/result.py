@@ -12,6 +12,7 @@ import pandas as pd
 from holdout.audit import verdicts
 from holdout.audit.adaptive_lens import AdaptiveLens
 from holdout.audit.adversarial_lens import AdversarialLens
+from holdout.audit.best_of import BestOfN
 from holdout.audit.core import AuditError, BoundsLens, NewSetLens, RvwLens, SimilarityLens, check_open_unit
 from holdout.audit.pairs_lens import PairsLens, pairs_verdict
 from holdout.leaderboards.dates import Contamination
@@ -41,10 +42,14 @@ class AuditOptions:
     adaptive: bool = False  # the adaptive analyst lens (--adaptive): seconds to minutes, so opt-in
     mid_p: bool = False  # the pairs lens: McNemar mid-p instead of the exact p-value (--mid-p)
     rank_resamples: int = 1000  # the pairs lens: bootstrap resamples of the simultaneous rank sets
+    variants: int | None = None  # the best model is the best of N variants (--variants)
+    families: str | None = None  # CSV (model, family): each family's best is the best of its models (--families)
 
     def __post_init__(self) -> None:
         for name in ("eps", "delta", "alpha", "band_level"):
             check_open_unit(f"--{name.replace('_', '-')}", getattr(self, name))
+        if self.variants is not None and int(self.variants) < 2:
+            raise AuditError(f"--variants must be at least 2 (the best of N >= 2 tries), got {self.variants}")
         if not 10 <= int(self.rank_resamples) <= 10**6:
             raise AuditError(f"--rank-resamples must be a whole number in [10, 1000000], got {self.rank_resamples}")
         unknown = [lens for lens in self.lenses if lens not in LENSES]
@@ -73,6 +78,7 @@ class AuditResult:
     pass_rates: bool = False  # a correctness matrix of pass rates: the verdicts say what their numbers are
     contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
     pairs: PairsLens | None = None
+    best_of_n: tuple[BestOfN, ...] = field(default=())
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""

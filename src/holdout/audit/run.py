@@ -20,6 +20,7 @@ import pandas as pd
 from holdout.audit import plots, verdicts
 from holdout.audit.adaptive_lens import AUDIT_PARAMS, AdaptiveLens, adaptive_lens, adaptive_summary, write_adaptive
 from holdout.audit.adversarial_lens import adversarial_lens, adversarial_summary, write_adversarial
+from holdout.audit.best_of import best_of_n_lens, best_of_n_summary, best_of_n_table
 from holdout.audit.core import (
     BoundsLens,
     accuracy_lens,
@@ -71,6 +72,14 @@ def run_audit(
         )
     elif "pairs" in lenses:
         notes.append("Paired comparisons: not applicable because the audit holds 1 model.")
+    best_of = best_of_n_lens(
+        1.0 - preds.errors(),
+        list(preds.model_names),
+        variants=options.variants,
+        families=options.families,
+        delta=options.delta,
+        pass_rates=False,
+    )
     new_lens = None
     if new is not None and "new" in lenses:
         new_lens = new_set_lens(preds, align_models(preds, new, new_source), options.alpha, options.band_level)
@@ -124,6 +133,7 @@ def run_audit(
         adversarial,
         adaptive=adaptive,
         pairs=pairs,
+        best_of_n=best_of,
     )
 
 
@@ -194,6 +204,8 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
     }
     if result.pairs is not None:
         out["pairs"] = pairs_summary(result.pairs)
+    if result.best_of_n:
+        out["best_of_n"] = best_of_n_summary(result.best_of_n)
     if result.new is not None:
         out["new"] = {
             "source": result.new_source,
@@ -343,6 +355,8 @@ def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = N
         pd.DataFrame([summary["bounds"]]).drop(columns="verdict").to_csv(out / "bounds.csv", index=False)
     if result.rvw is not None:
         pd.DataFrame([summary["rvw"]]).drop(columns="verdict").to_csv(out / "rvw.csv", index=False)
+    if result.best_of_n:
+        best_of_n_table(result.best_of_n).to_csv(out / "best_of_n.csv", index=False)
     if result.similarity is not None:
         pd.DataFrame([asdict(result.similarity.summary)]).to_csv(out / "similarity_summary.csv", index=False)
     figures = _write_figures(result, out)
