@@ -105,7 +105,8 @@ def update_text(text: str, measurements: dict[str, dict], where: str) -> tuple[s
 
     def sub(m: re.Match) -> str:
         line = text.count("\n", 0, m.start()) + 1
-        if m.start() == 0 or text[m.start() - 1] == "\n":
+        start = text.rfind("\n", 0, m.start()) + 1
+        if not text[start : m.start()].strip():  # also after an indent: it ends the paragraph
             problems.append(
                 f"{where}:{line}: a marker starts the line: Markdown makes it an HTML block (put a word first)"
             )

@@ -264,6 +264,8 @@ def test_number_markers_are_checked_and_rewritten():
     assert upd.update_text(new, data, "p.md") == (new, [])
     assert "no key" in upd.update_text("x <!-- num run.nope -->1<!-- /num -->", data, "p.md")[1][0]
     assert "starts the line" in upd.update_text("a\n<!-- num run.wall_s -->573.2<!-- /num -->", data, "p.md")[1][0]
+    # indented, inside a list item, it ends the paragraph just the same
+    assert "starts the line" in upd.update_text("- a\n  <!-- num run.wall_s -->573.2<!-- /num -->", data, "p.md")[1][0]
 
 
 def test_the_main_job_numbers_come_from_the_measurement():
