@@ -15,6 +15,7 @@ figure and, for K <= 50, the heatmap of signed differences.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -182,18 +183,20 @@ def plot_rank_intervals(
 ) -> Figure:
     """Models by accuracy (best at the top) with their simultaneous rank intervals; the models tied
     with the best in a second colour."""
+    from holdout.audit.plots import ROW_HEIGHT, WIDTH, short_label
+
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
-    fig, ax = plt.subplots(figsize=(6.0, 1.3 + 0.22 * len(shown)))
+    fig, ax = plt.subplots(figsize=(WIDTH, 1.6 + ROW_HEIGHT * len(shown)))
     colour = np.where(shown["tied_with_best"], "tab:red", "tab:blue")
     ax.hlines(y, shown["rank_low"], shown["rank_high"], colors=colour, lw=2)
     ax.scatter(shown["rank"], y, c=colour, s=14, zorder=3)
-    labels = [f"{m} ({a:.1f}%)" for m, a in zip(shown["model"], shown["accuracy"])]
-    ax.set_yticks(y, labels, fontsize=7 if len(shown) > 20 else 8)
-    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set (red: not significantly worse than #1)")
+    labels = [f"{short_label(m, 30)} ({a:.1f}%)" for m, a in zip(shown["model"], shown["accuracy"])]
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set\n(red: not significantly worse than #1)")
     ax.invert_xaxis()
-    more = f" (best {max_models} of {len(ranks)})" if len(ranks) > max_models else ""
-    ax.set_title(title + more, fontsize=9)
+    more = f" (best {max_models} of {len(ranks):,}; all in ranks.csv)" if len(ranks) > max_models else ""
+    fig.suptitle("\n".join(textwrap.wrap(title + more, 60)), fontsize=10)
     ax.grid(alpha=0.3, axis="x")
     fig.tight_layout()
     return fig
@@ -206,18 +209,19 @@ def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alp
     i, j = pairs["model_a"].map(pos).to_numpy(dtype=int), pairs["model_b"].map(pos).to_numpy(dtype=int)
     diff = np.zeros((len(order), len(order)))
     diff[i, j], diff[j, i] = pairs["diff"], -pairs["diff"].to_numpy()
-    size = 2.5 + 0.16 * len(order)
+    size = min(2.5 + 0.16 * len(order), 4.4)  # at most 5.6 in wide with the colour bar
     fig, ax = plt.subplots(figsize=(size + 1.2, size))
     lim = max(float(np.abs(diff).max()), 1e-9)
     im = ax.imshow(diff, cmap="RdBu", vmin=-lim, vmax=lim)
     sig = (pairs["p_holm"] <= alpha).to_numpy()
     ax.scatter(np.r_[j[sig], i[sig]], np.r_[i[sig], j[sig]], s=4, c="k", marker=".")
-    ticks = np.arange(len(order))
-    fs = 5 if len(order) > 25 else 7
-    ax.set_xticks(ticks, order, rotation=90, fontsize=fs)
-    ax.set_yticks(ticks, order, fontsize=fs)
+    if len(order) <= 20:  # names legible at 8 pt; beyond, the models in rank order (pairs.csv names them)
+        ax.set_xticks(np.arange(len(order)), order, rotation=90, fontsize=8)
+        ax.set_yticks(np.arange(len(order)), order, fontsize=8)
+    else:
+        ax.set_xlabel(f"the {len(order):,} models, best first (names in pairs.csv)", fontsize=8)
     fig.colorbar(im, ax=ax, shrink=0.7, label="accuracy of row minus column (points)")
-    ax.set_title(title + " (dot: Holm-significant)", fontsize=9)
+    ax.set_title("\n".join(textwrap.wrap(title + " (dot: Holm-significant)", 48)), fontsize=9)
     fig.tight_layout()
     return fig
 

@@ -27,7 +27,7 @@ from holdout.audit.core import BoundsLens
 from holdout.cifar10_1.plots import plot_new_vs_original
 from holdout.plotting import plain_log_axis
 
-__all__ = ["MAX_ROWS", "plot_accuracies", "plot_new_vs_original", "plot_testable_models"]
+__all__ = ["MAX_ROWS", "plot_accuracies", "plot_new_vs_original", "plot_testable_models", "short_label"]
 
 POINTS = "tab:blue"
 LINE = "tab:red"
@@ -40,14 +40,14 @@ MAX_ROWS = 60
 LABEL_CHARS = 38
 
 
-def _label(name: str) -> str:
-    """A model name of at most ``LABEL_CHARS`` characters, shortened in the middle (names that share
-    a prefix keep their distinct ends)."""
+def short_label(name: str, limit: int = LABEL_CHARS) -> str:
+    """A model name of at most ``limit`` characters, shortened in the middle (names that share a
+    prefix keep their distinct ends)."""
     name = str(name)
-    if len(name) <= LABEL_CHARS:
+    if len(name) <= limit:
         return name
-    tail = LABEL_CHARS // 3
-    return name[: LABEL_CHARS - tail - 1] + "…" + name[-tail:]
+    tail = limit // 3
+    return name[: limit - tail - 1] + "…" + name[-tail:]
 
 
 def _rows(acc: pd.DataFrame, max_rows: int) -> tuple[pd.DataFrame, np.ndarray, int]:
@@ -79,7 +79,7 @@ def plot_accuracies(
         elinewidth=1,
         capsize=2,
     )
-    ax.set_yticks(y, [_label(m) for m in shown["model"]], fontsize=8)
+    ax.set_yticks(y, [short_label(m) for m in shown["model"]], fontsize=8)
     ax.set_ylim(-0.8, y.max() + 0.8)
     if left_out:
         gap = (y[max_rows // 2 - 1] + y[max_rows // 2]) / 2
