@@ -129,25 +129,26 @@ def _simulated_leaderboard(rng: np.random.Generator, k: int, n: int) -> tuple[np
     return x, true_rank
 
 
+def _covered(seed: int, draws: int, k: int, n: int, resamples: int) -> int:
+    """How many of ``draws`` simulated leaderboards have every true rank inside its set."""
+    rng = np.random.default_rng(seed)
+    covered = 0
+    for rep in range(draws):
+        x, truth = _simulated_leaderboard(rng, k=k, n=n)
+        r = rank_confidence_sets(x, resamples=resamples, seed=rep)
+        covered += bool(np.all((r.rank_low <= truth) & (truth <= r.rank_high)))
+    return covered
+
+
 @pytest.mark.slow
 def test_rank_sets_cover_the_true_ranks_in_95_percent_of_1000_leaderboards() -> None:
-    rng = np.random.default_rng(2026)
-    covered = 0
-    for rep in range(1000):
-        x, truth = _simulated_leaderboard(rng, k=8, n=400)
-        r = rank_confidence_sets(x, resamples=300, seed=rep)
-        covered += bool(np.all((r.rank_low <= truth) & (truth <= r.rank_high)))
+    covered = _covered(2026, 1000, k=8, n=400, resamples=300)
     assert covered >= 950, covered
 
 
 def test_rank_sets_cover_in_a_small_simulation() -> None:
     """The fast version of the slow coverage test: 60 draws, at least 54 covered (binomial 5%-tail of 0.95)."""
-    rng = np.random.default_rng(7)
-    covered = 0
-    for rep in range(60):
-        x, truth = _simulated_leaderboard(rng, k=6, n=300)
-        r = rank_confidence_sets(x, resamples=200, seed=rep)
-        covered += bool(np.all((r.rank_low <= truth) & (truth <= r.rank_high)))
+    covered = _covered(7, 60, k=6, n=300, resamples=200)
     assert covered >= 54, covered
 
 

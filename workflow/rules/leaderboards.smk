@@ -118,6 +118,23 @@ rule leaderboards_livecodebench:
         contamination_line=f"{LB_RESULTS}/livecodebench/contamination_line.csv",
         contamination_json=f"{LB_RESULTS}/livecodebench/contamination.json",
         checks=f"{LB_RESULTS}/livecodebench/contamination_checks.csv",
+        ranks=report(
+            f"{LB_RESULTS}/livecodebench/rank_intervals.png",
+            caption="../report/leaderboards/livecodebench_ranks.rst",
+            category="Leaderboards",
+            subcategory="LiveCodeBench",
+        ),
+        ranks_pdf=f"{LB_RESULTS}/livecodebench/rank_intervals.pdf",
+        ranks_csv=f"{LB_RESULTS}/livecodebench/ranks.csv",
+        pair_differences=report(
+            f"{LB_RESULTS}/livecodebench/pair_differences.png",
+            caption="../report/leaderboards/livecodebench_pairs.rst",
+            category="Leaderboards",
+            subcategory="LiveCodeBench",
+        ),
+        pair_differences_pdf=f"{LB_RESULTS}/livecodebench/pair_differences.pdf",
+        pairs_csv=f"{LB_RESULTS}/livecodebench/pairs.csv",
+        pairs_json=f"{LB_RESULTS}/livecodebench/pairs.json",
     log:
         log_path("leaderboards", "livecodebench"),
     benchmark:

@@ -33,6 +33,6 @@ with timed(log, f"audit of {inp.predictions}"):
         preds, options, source=inp.predictions, new=new, new_source=inp.new if new is not None else "new predictions"
     )
     summary = write_audit(result, Path(out.report).parent, force=True)  # the workflow's own results folder
-for lens in ("accuracy", "new", "similarity", "bounds", "rvw"):
+for lens in ("accuracy", "pairs", "new", "similarity", "bounds", "rvw"):
     if lens in summary:
         log.info("[%s] %s", lens, summary[lens]["verdict"])

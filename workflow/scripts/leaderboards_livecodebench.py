@@ -1,7 +1,12 @@
-"""LiveCodeBench: every correctness lens on the 45 x 400 pass@1 matrix, and contamination by date."""
+"""LiveCodeBench: every correctness lens on the 45 x 400 pass@1 matrix, contamination by date, and the
+paired comparisons with rank intervals (the audit's pairs lens)."""
+
+import json
+from pathlib import Path
 
 import numpy as np
 
+from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
 from holdout.leaderboards import contamination
 from holdout.leaderboards.checks import contamination_checks
 from holdout.leaderboards.lenses import correctness_lenses
@@ -33,4 +38,9 @@ with timed(log, "contamination checks"):
         families=dict(p.families),
     )
     checks.to_csv(out.checks, index=False)
+with timed(log, "paired comparisons and rank intervals"):
+    pairs = pairs_lens(lcb.correctness.values, lcb.correctness.model_names, alpha=p.alpha)
+    write_pairs(pairs, Path(out.ranks).parent, "LiveCodeBench")
+    Path(out.pairs_json).write_text(json.dumps(pairs_summary(pairs), indent=2) + "\n")
 log.info("testable models %s; below the line: %s", lenses.testable, summary["below_line"])
+log.info("[pairs] %s", pairs_summary(pairs)["verdict"])
