@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -336,6 +337,25 @@ def _ndim(path: Path) -> int:
         return -1  # the reader names the problem
 
 
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, a scheduler's time limit) handled like Ctrl-C: the partial output removed
+    and what was left said, instead of a silent ``.out.partial-*`` folder."""
+
+    def _raise(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise)
+    except ValueError:  # not the main thread: the default handling stays
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``holdout`` console script; returns the exit code (2: bad input, 130: interrupted)."""
     args = build_parser().parse_args(argv)
@@ -345,7 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     left: list[str] = []
     try:
-        summary = _audit(args, left.append)
+        with _sigterm_as_interrupt():
+            summary = _audit(args, left.append)
     except AuditError as exc:
         print(f"holdout audit: error: {exc}", file=sys.stderr)
         return 2

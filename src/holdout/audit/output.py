@@ -89,13 +89,19 @@ def atomic_folder(
     on_kept: Callable[[str], None] | None = None,
 ) -> Iterator[Path]:
     """A fresh folder beside ``out`` to write into; on success it replaces ``out`` (with a manifest of
-    its files), on any error or interrupt it is removed and ``out`` is left as it was. ``on_fail``
+    its files; a symlink ``out`` is followed, its target replaced and the link kept), on any error
+    or interrupt it is removed and ``out`` is left as it was. ``on_fail``
     gets one sentence saying what was left. A previous ``out`` holding files no audit wrote is not
     deleted but moved aside to ``<out>.replaced-<time>``, which ``on_kept`` is told."""
     out = Path(out)
+    if out.is_symlink():  # follow it: the report replaces the link's target, the link stays
+        out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+        umask = os.umask(0o022)
+        os.umask(umask)
+        tmp.chmod(0o777 & ~umask)  # mkdtemp's 0700 would hide the report from the user's group
     except OSError as exc:
         raise AuditError(f"--out {out}: cannot create or write its folder ({exc.strerror})") from None
     try:
