@@ -20,6 +20,7 @@ from typing import NoReturn
 import numpy as np
 
 from holdout.audit.aline_lens import read_unlabeled, write_aline
+from holdout.audit.cli_groups import group_options
 from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, align_models, load_audit_predictions, selection_bits
 from holdout.audit.inputs import (
     chance_warnings,
@@ -198,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_adaptive_argument(audit)
     add_leaderboard_arguments(audit)
     add_logs_arguments(audit)
+    group_options(audit)  # --help by input kind (holdout.audit.cli_groups), as docs/audit.md
     add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
 
