@@ -32,7 +32,9 @@ __all__ = [
     "check_bounds",
     "check_config_files",
     "check_data",
+    "check_leaderboards",
     "check_names",
+    "check_retraining",
     "check_similarity",
     "check_startup",
     "check_unknown_keys",
@@ -418,6 +420,59 @@ def check_writable(folders: Iterable[str | Path]) -> None:
 # ---------------------------------------------------------------------------
 
 
+#: the mirror-relative name of a timm results file (leaderboards.checksums keys)
+_TIMM_RESULTS = "pytorch-image-models/results/results-{}.csv"
+
+
+def check_leaderboards(config: Config) -> None:
+    """Each timm set of ``leaderboards.pairs`` is a results file with a checksum (a misspelt one
+    would silently leave the whole study out), and the LiveCodeBench split dates are YYYY-MM-DD."""
+    lb = _mapping(config.get("leaderboards"))
+    sums = _mapping(lb.get("checksums"))
+    known = sorted(k[len(_TIMM_RESULTS) - 6 : -4] for k in sums if k.startswith(_TIMM_RESULTS[:-6]))
+    for name, pair in _mapping(lb.get("pairs")).items():
+        if _mapping(pair).get("source") != "timm":
+            continue
+        for side in ("original", "new"):
+            key = f"leaderboards.pairs.{name}.{side}"
+            _check_known_sets(key, [pair.get(side)], known, "a timm results set with a checksum")
+    lcb = _mapping(lb.get("livecodebench"))
+    splits = [("split", lcb.get("split"))] + [
+        (f"placebo_splits[{i}]", v) for i, v in enumerate(_list(lcb.get("placebo_splits")))
+    ]
+    for key, value in splits:
+        if value is not None and not _is_day(str(value)):
+            raise ConfigError(f"leaderboards.livecodebench.{key}: {value!r} is not a date written YYYY-MM-DD")
+
+
+def _is_day(text: str) -> bool:
+    import datetime
+    import re
+
+    try:
+        return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", text)) and bool(datetime.date.fromisoformat(text))
+    except ValueError:
+        return False
+
+
+def check_retraining(config: Config) -> None:
+    """A scale that trains the published recipes (paper, gpu) needs the full training set: with
+    ``retraining.train_per_class`` set it would train them on a few images under a CPU-run note."""
+    rt = _mapping(config.get("retraining"))
+    scale, per_class = rt.get("scale"), rt.get("train_per_class")
+    if scale in ("paper", "gpu") and per_class is not None:
+        raise ConfigError(
+            f"retraining.scale: {scale} trains on the full training set, but retraining.train_per_class is "
+            f"{per_class} ({10 * int(per_class):,} images): set retraining.train_per_class: null (as "
+            f"config/{scale}.yaml does), or use retraining.scale: cpu"
+        )
+    if scale in ("paper", "gpu") and any("scale: cpu" in str(n) for n in _list(rt.get("notes"))):
+        raise ConfigError(
+            f"retraining.notes: still the CPU run's note under retraining.scale: {scale}; set retraining.notes "
+            f"(config/{scale}.yaml has one)"
+        )
+
+
 def check_startup(
     config: Config,
     configfiles: Iterable[str | Path] = (),
@@ -432,6 +487,8 @@ def check_startup(
     check_adversarial(config)
     check_audit(config)
     check_adaptive(config)
+    check_leaderboards(config)
+    check_retraining(config)
     check_writable(Path(workdir, name) for name in OUTPUT_FOLDERS)
 
 
