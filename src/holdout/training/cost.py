@@ -138,6 +138,7 @@ class StepTable:
                     layers[_parse_key(key)[0]] = count_layers(model_config_from_dict(cell["model"]))
         return cls(seconds, layers, dict(data.get("machine", {})), source)
 
+    @functools.cached_property
     def floor_per_layer_view(self) -> float | None:
         """Median measured seconds per step over layers x views of the ResNet-preact cells."""
         ratios = sorted(
@@ -159,7 +160,7 @@ class StepTable:
         if same:
             b, s = min(same, key=lambda bs: (abs(math.log(bs[0] / batch)), -bs[1]))
             return s, f"nearest measured batch ({b})"
-        floor = self.floor_per_layer_view()
+        floor = self.floor_per_layer_view
         if net.startswith("ResNet-preact") and floor is not None:
             return floor * layers * views, f"fit: {floor * 1e3:.3f} ms per layer and view (ResNet-preact cells)"
         return None

@@ -172,5 +172,5 @@ def execution_plan(
         device=dev,
         memory_format=fmt,
         autocast=on_cuda if autocast is None else bool(autocast),
-        compile=False if compile is None else bool(compile),
+        compile=bool(compile),  # None: off
     )
