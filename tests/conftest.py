@@ -8,6 +8,12 @@ from pathlib import Path
 
 import pytest
 
+# One OpenMP/BLAS thread for torch and numpy in the test process and the CLIs it starts, set before
+# either is imported: the tests' arrays and models are tiny, and on a shared 2-core machine two
+# threads spin-wait on each other (tests/adversarial_translation: 6.9 s with two, 2.3 s with one).
+# A value already in the environment wins; numba's threads (NUMBA_NUM_THREADS) are left alone.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # snakemake_runner
 from snakemake_runner import REPO, run_workflow
 
