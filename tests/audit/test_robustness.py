@@ -4,6 +4,7 @@ why it does not apply; outputs that appear whole, never beside another run's fil
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -262,6 +263,36 @@ def test_translations_of_another_test_set_refused_naming_both(capsys, tmp_path):
 
 def test_translations_of_the_same_models_in_another_order_accepted(tmp_path):
     assert main(_translation_inputs(tmp_path, SEEDS)) == 0
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("eps", np.array("one"), "eps must be one number, got <U3"),
+        ("eps", np.array([1.0, 2.0]), r"eps must be one number, got float64 of shape \(2,\)"),
+        ("eps", np.float64(1e7), "eps = 1e[+]07 pixels: V_eps has at least"),
+        ("excess_logits", "strings", "excess_logits must hold numbers"),
+        ("models", "objects", "field 'models' is unreadable"),
+        (None, None, r"not a readable \.npz file \(BadZipFile"),
+    ],
+)
+def test_bad_translations_field_names_the_translations_file(capsys, tmp_path, field, value, message):
+    """Was: 'the audit of p.npy: could not convert string to float' (the predictions blamed) or an
+    out-of-memory error on the predictions."""
+    argv = _translation_inputs(tmp_path, SEEDS)
+    bad = tmp_path / "t.npz"
+    if field is None:
+        bad.write_bytes(EXAMPLE_TRANSLATIONS.read_bytes()[:500])
+    else:
+        with np.load(EXAMPLE_TRANSLATIONS) as z:
+            arrays = {k: z[k] for k in z.files}
+        made = {"strings": np.full(arrays["predictions"].shape, "x"), "objects": arrays["models"].astype(object)}
+        arrays[field] = made[value] if isinstance(value, str) and value in made else value
+        np.savez(bad, **arrays)
+    argv[argv.index(str(EXAMPLE_TRANSLATIONS))] = str(bad)
+    err = _error(capsys, argv)
+    assert re.match(rf"holdout audit: error: --translations {bad}: {message}", err), err
+    assert "p.npy" not in err
 
 
 @pytest.mark.parametrize("index", ["", "Unnamed: 0", "idx"])
