@@ -340,3 +340,53 @@ def test_two_dimensional_model_names_in_npz_refused(capsys, tmp_path):
              model_names=np.array([["a"], ["b"]]))  # fmt: skip
     err = _error(capsys, ["audit", str(tmp_path / "p.npz"), *FAST, "--out", str(tmp_path / "o")])
     assert "p.npz: model_names must be a vector of K names, got shape (2, 1)" in err
+
+
+# --- the new test set's file, as its options apply to it ------------------------------------------
+
+
+def _sets(tmp_path: Path) -> dict[str, str]:
+    rng = np.random.default_rng(3)
+    y, y_new = rng.integers(0, 10, 60), rng.integers(0, 10, 40)
+    p = np.where(rng.random((3, 60)) < 0.8, y, rng.integers(0, 10, (3, 60)))
+    p_new = np.where(rng.random((3, 40)) < 0.7, y_new, rng.integers(0, 10, (3, 40)))
+    save_predictions(tmp_path / "p.npz", Predictions.create(p, y, ["a", "b", "c"], num_classes=10))
+    save_predictions(tmp_path / "N.NPZ", Predictions.create(p_new, y_new, ["a", "b", "c"], num_classes=10))
+    np.save(tmp_path / "p.npy", p)
+    np.save(tmp_path / "scores.npy", np.eye(10, dtype=np.float32)[p])
+    np.save(tmp_path / "y.npy", y)
+    np.save(tmp_path / "new.npy", p_new)
+    np.save(tmp_path / "new_scores.npy", np.eye(10, dtype=np.float32)[p_new])
+    np.save(tmp_path / "y_new.npy", y_new)
+    return {
+        k: str(tmp_path / f)
+        for k, f in [("npz", "p.npz"), ("NPZ", "N.NPZ")]
+        + [(s, f"{s}.npy") for s in ("p", "scores", "y", "new", "new_scores", "y_new")]
+    }
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["{npz}", "--new-predictions", "{new}"],  # was: 'm0' is in one file only (a .npy has no names)
+        ["{npz}", "--new-predictions", "{new}", "--new-labels", "{y_new}"],
+        ["{p}", "--labels", "{y}", "--model-names", "a,b,c", "--new-predictions", "{NPZ}"],  # was: not .csv or .npy
+        ["{scores}", "--labels", "{y}", "--scores", "--model-names", "a,b,c", "--new-predictions", "{NPZ}"],
+    ],
+)
+def test_new_predictions_read_as_their_own_kind(tmp_path, argv):
+    """Was: a .npy's models named model_0.. against a .npz's names; PREDICTIONS' --model-names / --scores
+    refused for a .npz new set; an upper-case .NPZ read as a CSV."""
+    files = _sets(tmp_path)
+    args = ["audit", *(a.format(**files) for a in argv), "--lenses", "accuracy", "--out", str(tmp_path / "o")]
+    assert main(args) == 0
+
+
+def test_new_scores_without_new_labels_ask_for_new_labels(capsys, tmp_path):
+    files = _sets(tmp_path)
+    argv = ["audit", files["scores"], "--labels", files["y"], "--scores", "--new-predictions", files["new_scores"]]
+    err = _error(capsys, [*argv, "--lenses", "accuracy", "--out", str(tmp_path / "o")])
+    assert err.endswith(
+        "a 3-D array (scores or top-k) is read with its labels: give --new-labels, or the K x n predicted classes"
+    )
+    assert "--labels" not in err.replace("--new-labels", "")
