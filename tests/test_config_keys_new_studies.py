@@ -14,7 +14,15 @@ from conftest import load_workflow_config
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from holdout.config import ConfigError, check_leaderboard_files, check_leaderboards, check_retraining, check_startup
+from holdout.config import (
+    ConfigError,
+    check_adaptive,
+    check_leaderboard_files,
+    check_leaderboards,
+    check_retraining,
+    check_startup,
+    load_config_file,
+)
 
 
 @pytest.mark.parametrize("files", [(), ("config/offline.yaml",), ("config/gpu.yaml",), ("config/paper.yaml",)])
@@ -127,3 +135,40 @@ def test_check_startup_reads_the_mirror(mirrored, tmp_path):
     mirrored["leaderboards"]["livecodebench"]["split"] = "2024-06-01"
     with pytest.raises(ConfigError, match="leaderboards.livecodebench.split"):
         check_startup(mirrored, workdir=tmp_path)
+
+
+# --- adaptive on a user's set: the models its attacks need, from the file's header ----------------
+
+
+def _with_user_sets(repo, **adaptive):
+    cfg = copy.deepcopy(_default_config())
+    cfg["data"]["user_predictions"] = load_config_file(repo / "config/examples/user_models.yaml")["data"][
+        "user_predictions"
+    ]
+    cfg["adaptive"].update(adaptive)
+    return cfg
+
+
+@pytest.mark.parametrize("name", ["user_example_csv", "user_example_npy"])
+def test_adaptive_ensembles_larger_than_a_user_set_refused(repo, name):
+    """Was: 'subset size must lie in [1, 3], got 5' from the job, without the key."""
+    cfg = _with_user_sets(repo, sets=[name])
+    with pytest.raises(ConfigError, match=rf"^adaptive.subset_size: 5 models per random ensemble, but {name} has 3 "):
+        check_adaptive(cfg, repo)
+    cfg["adaptive"]["subset_size"] = 3
+    check_adaptive(cfg, repo)
+    cfg["adaptive"]["attacks"] = ["boosting", "selection"]
+    cfg["adaptive"]["subset_size"] = 5
+    check_adaptive(cfg, repo)
+
+
+def test_adaptive_base_model_and_exclusions_checked_on_user_sets(repo):
+    cfg = _with_user_sets(repo, sets=["user_example_npy"], subset_size=2, base_model="my_resnet_tunde")
+    with pytest.raises(ConfigError, match="adaptive.base_model: 'my_resnet_tunde' is not a model of user_example_npy"):
+        check_adaptive(cfg, repo)
+    cfg["adaptive"]["base_model"] = None
+    cfg["adaptive"]["exclude_models"] = ["my_resnet", "my_resnet_tuned", "my_small_cnn"]
+    with pytest.raises(ConfigError, match="adaptive.exclude_models: leaves none of the 3 models of user_example_npy"):
+        check_adaptive(cfg, repo)
+    cfg["adaptive"]["enabled"] = False
+    check_adaptive(cfg, repo)
