@@ -22,7 +22,13 @@ from holdout.config import (
     check_retraining,
     check_startup,
     load_config_file,
+    schema_error,
 )
+
+
+@functools.cache
+def _default_config() -> dict:
+    return load_workflow_config()  # the schema's validation takes a few tenths of a second: once
 
 
 @pytest.mark.parametrize("files", [(), ("config/offline.yaml",), ("config/gpu.yaml",), ("config/paper.yaml",)])
@@ -64,20 +70,32 @@ def test_check_startup_runs_them(tmp_path):
         check_startup(cfg, workdir=tmp_path)
 
 
-@pytest.mark.parametrize(("section", "key", "value"), [("audit", "rvw_C", 0.5), ("adaptive", "seed", -1)])
-def test_schema_ranges(repo, section, key, value):
-    cfg = load_workflow_config()
+@pytest.mark.parametrize(
+    ("section", "key", "value", "message"),
+    [
+        ("audit", "rvw_C", 0.5, "audit.rvw_C: 0.5 is less than the minimum of 1"),
+        ("adaptive", "seed", -1, "adaptive.seed: -1 is less than the minimum of 0"),
+        (
+            "data",
+            "user_predictions",
+            [{"name": "x", "predictions": 3, "labels": "y"}],
+            r"data.user_predictions\[0\].predictions",
+        ),
+    ],
+)
+def test_schema_ranges(repo, section, key, value, message):
+    """The workflow's start-up (common.smk) turns the schema's refusal into one line naming the key
+    (it printed the whole schema)."""
+    cfg = copy.deepcopy(_default_config())
     cfg[section][key] = value
-    with pytest.raises(WorkflowError):
+    with pytest.raises(WorkflowError) as err:
         validate(cfg, str(repo / "config/schema.yaml"))
+    line = str(schema_error(err.value))
+    assert re.match(rf"config key {message}.* \(see config/schema.yaml\)$", line) and "\n" not in line
+    assert "schema_error(exc)" in (repo / "workflow/rules/common.smk").read_text()
 
 
 # --- keys that name parts of the leaderboard files, checked against the files at start-up ----------
-
-
-@functools.cache
-def _default_config() -> dict:
-    return load_workflow_config()  # the schema's validation takes a few tenths of a second: once
 
 
 @pytest.fixture

@@ -42,6 +42,7 @@ __all__ = [
     "check_startup",
     "check_unknown_keys",
     "check_writable",
+    "schema_error",
     "known_prediction_sets",
     "load_config_file",
     "load_yaml_strict",
@@ -188,6 +189,21 @@ def check_unknown_keys(config: Config, schema: Mapping[str, Any] | str | Path) -
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ConfigError(problems[0] + more)
+
+
+def schema_error(exc: BaseException) -> ConfigError:
+    """The schema validation's refusal (Snakemake's ``WorkflowError`` around a jsonschema
+    ``ValidationError``, printed with the whole schema) as one line naming the key:
+    ``config key audit.rvw_C: 0.5 is less than the minimum of 1 (see config/schema.yaml)``."""
+    import jsonschema
+
+    err = exc if isinstance(exc, jsonschema.ValidationError) else exc.__context__  # raised in its `except`
+    if not isinstance(err, jsonschema.ValidationError):
+        err = next((a for a in getattr(exc, "args", ()) if isinstance(a, jsonschema.ValidationError)), None)
+    if err is None:
+        return ConfigError(f"config: {str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}")
+    key = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in err.absolute_path).lstrip(".")
+    return ConfigError(f"config key {key or 'the top level'}: {err.message[:300]} (see config/schema.yaml)")
 
 
 def _mapping(value: Any) -> Mapping[Any, Any]:
