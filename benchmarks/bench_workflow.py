@@ -81,8 +81,25 @@ def rule_of(bench_file: Path, logs: Path) -> str:
     return re.sub(r"[_/]?(m|seed|split|half)?\d+$", "", rel) or rel
 
 
+def own_account(bench_file: Path) -> tuple[float, float]:
+    """CPU-seconds (user + system, system) of a job by its own account: the last line that
+    ``holdout.runlog`` writes into the job's log (``logs/x/y.log`` beside ``logs/x/y.benchmark.tsv``);
+    nan where the job wrote none."""
+    if str(REPO / "src") not in sys.path:
+        sys.path.insert(0, str(REPO / "src"))
+    from holdout.runlog import JobResources
+
+    log = bench_file.with_name(bench_file.name.removesuffix(".benchmark.tsv") + ".log")
+    try:
+        account = JobResources.parse(log.read_text(errors="replace"))
+    except OSError:
+        account = None
+    return (account.cpu_s, account.system_s) if account else (float("nan"), float("nan"))
+
+
 def read_benchmarks(workdir: Path) -> list[dict[str, object]]:
-    """One row per job: its benchmark file, rule family, wall seconds ``s`` and ``cpu_time``."""
+    """One row per job: its benchmark file, rule family, wall seconds ``s``, the sampler's ``cpu_time``
+    and the job's own account ``job_cpu_s`` / ``job_sys_s`` (from process start to exit)."""
     logs = workdir / "logs"
     rows = []
     for f in sorted(workdir.glob(BENCH_GLOB)):
@@ -92,24 +109,42 @@ def read_benchmarks(workdir: Path) -> list[dict[str, object]]:
             continue
         last = recs[-1]  # a re-run appends a row
         cpu = float(last.get("cpu_time") or 0.0)
+        job_cpu, job_sys = own_account(f)
         rows.append(
-            {"job": f.relative_to(logs).as_posix(), "rule": rule_of(f, logs), "s": float(last["s"]), "cpu_time": cpu}
+            {
+                "job": f.relative_to(logs).as_posix(),
+                "rule": rule_of(f, logs),
+                "s": float(last["s"]),
+                "cpu_time": cpu,
+                "job_cpu_s": job_cpu,
+                "job_sys_s": job_sys,
+            }
         )
     return rows
 
 
+def _finite(x: object) -> float:
+    v = float(x)  # type: ignore[arg-type]
+    return v if v == v else 0.0
+
+
 def summarise(rows: list[dict[str, object]], top: int = 10) -> dict[str, object]:
     """Total CPU and job seconds, and the ``top`` rule families by CPU time."""
-    per_rule: dict[str, dict[str, float]] = defaultdict(lambda: {"jobs": 0, "s": 0.0, "cpu_time": 0.0})
+    per_rule: dict[str, dict[str, float]] = defaultdict(
+        lambda: {"jobs": 0, "s": 0.0, "cpu_time": 0.0, "job_cpu_s": 0.0, "job_sys_s": 0.0}
+    )
     for r in rows:
         agg = per_rule[str(r["rule"])]
         agg["jobs"] += 1
-        agg["s"] += float(r["s"])  # type: ignore[arg-type]
-        agg["cpu_time"] += float(r["cpu_time"])  # type: ignore[arg-type]
-    ranked = sorted(per_rule.items(), key=lambda kv: -kv[1]["cpu_time"])
+        for key in ("s", "cpu_time", "job_cpu_s", "job_sys_s"):
+            agg[key] += _finite(r.get(key, float("nan")))
+    ranked = sorted(per_rule.items(), key=lambda kv: -max(kv[1]["job_cpu_s"], kv[1]["cpu_time"]))
     return {
         "jobs": len(rows),
         "rules_cpu_s": sum(float(r["cpu_time"]) for r in rows),  # type: ignore[arg-type]
+        "jobs_cpu_s": sum(_finite(r.get("job_cpu_s", float("nan"))) for r in rows),
+        "jobs_sys_s": sum(_finite(r.get("job_sys_s", float("nan"))) for r in rows),
+        "jobs_accounted": sum(1 for r in rows if _finite(r.get("job_cpu_s", float("nan"))) > 0),
         "job_wall_s": sum(float(r["s"]) for r in rows),  # type: ignore[arg-type]
         "top_rules": [{"rule": k, **v} for k, v in ranked[:top]],
     }
@@ -175,7 +210,10 @@ def docs_measurement(res: dict[str, object], note: str) -> dict[str, object]:
         "gap_cpu_s": round(float(res["tree_cpu_s"]) - float(res["rules_cpu_s"]), 1),  # type: ignore[arg-type]
         "snakemake_main_cpu_s": round(float(res.get("snakemake_main_cpu_s", float("nan"))), 1),  # type: ignore[arg-type]
         **({"second_run_s": round(float(second["wall_s"]), 1)} if second else {}),
+        "jobs_cpu_s": round(float(res.get("jobs_cpu_s", float("nan"))), 1),  # type: ignore[arg-type]
+        "jobs_sys_s": round(float(res.get("jobs_sys_s", float("nan"))), 1),  # type: ignore[arg-type]
         "top_rules_cpu_s": {r["rule"]: round(r["cpu_time"], 1) for r in res["top_rules"][:7]},  # type: ignore[index]
+        "top_rules_job_cpu_s": {r["rule"]: round(r.get("job_cpu_s", 0.0), 1) for r in res["top_rules"][:10]},  # type: ignore[index]
     }
 
 
@@ -329,14 +367,22 @@ def print_report(res: dict[str, object]) -> None:
     print(
         f"  of it Snakemake   {res['snakemake_main_cpu_s']:8.1f} s   (its main process: scheduling, benchmark sampling)"
     )
+    print(
+        f"CPU time (jobs)     {res['jobs_cpu_s']:8.1f} s   (each job's own account in its log, start to exit: "
+        f"{res['jobs_accounted']} of {res['jobs']} jobs; {res['jobs_sys_s']:.1f} system)"
+    )
+    rest = float(res["tree_cpu_s"]) - float(res["jobs_cpu_s"])  # type: ignore[arg-type]
+    print(f"  tree - jobs       {rest:8.1f} s   (Snakemake and what no job accounts for)")
     print(f"job time (sum)      {res['job_wall_s']:8.1f} s   (rules' benchmark files, s)")
     second = res.get("second_run")
     if isinstance(second, dict):
         what = "nothing to do" if second["nothing_to_do"] else "HAD JOBS TO RUN"
         print(f"second run          {second['wall_s']:8.1f} s   ({what})")
-    print("\n| rule | jobs | CPU-s | job wall-s |\n|---|---:|---:|---:|")
+    print("\n| rule | jobs | CPU-s (own account) | of it system | CPU-s (benchmark) | job wall-s |")
+    print("|---|---:|---:|---:|---:|---:|")
     for r in res["top_rules"]:  # type: ignore[union-attr]
-        print(f"| {r['rule']} | {r['jobs']} | {r['cpu_time']:.1f} | {r['s']:.1f} |")
+        own = f"{r['job_cpu_s']:.1f} | {r['job_sys_s']:.1f}"
+        print(f"| {r['rule']} | {r['jobs']} | {own} | {r['cpu_time']:.1f} | {r['s']:.1f} |")
 
 
 def second_run(work: Path, cmd: list[str], log_path: Path) -> dict[str, object]:

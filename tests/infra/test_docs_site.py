@@ -321,6 +321,30 @@ def test_bench_workflow_measures_the_whole_process_tree(tmp_path):
     assert 0 <= run.main_cpu_s <= run.cpu_s  # the command's own process, sampled
 
 
+def test_bench_workflow_reads_each_jobs_own_account(tmp_path):
+    """Per rule, the CPU each job's process reported in its log (holdout.runlog), beside the
+    sampler's cpu_time, which misses the last seconds of a job; a job without an account adds 0."""
+    from holdout.runlog import JobResources
+
+    bench = _bench_workflow()
+    logs = tmp_path / "logs" / "search"
+    logs.mkdir(parents=True)
+    header = "s\th:m:s\tmax_rss\tcpu_time\n"
+    jobs = [("train_m000", 20.0, (30.5, 2.0)), ("train_m001", 21.0, (31.5, 1.0)), ("sample", 0.0, None)]
+    for name, cpu_time, account in jobs:
+        (logs / f"{name}.benchmark.tsv").write_text(header + f"40.0\t0:00:40\t500\t{cpu_time}\n")
+        if account:
+            line = JobResources(account[0] - account[1], account[1], 700.0, 1000).line()
+            (logs / f"{name}.log").write_text(f"2026-11-27 INFO holdout: started\n2026-11-27 INFO holdout: {line}\n")
+    rows = bench.read_benchmarks(tmp_path)
+    summary = bench.summarise(rows)
+    assert summary["jobs"] == 3 and summary["jobs_accounted"] == 2
+    assert summary["jobs_cpu_s"] == pytest.approx(62.0) and summary["jobs_sys_s"] == pytest.approx(3.0)
+    top = summary["top_rules"][0]
+    assert (top["rule"], top["jobs"], top["cpu_time"]) == ("search/train", 2, 41.0)
+    assert top["job_cpu_s"] == pytest.approx(62.0)
+
+
 # --- versions named in the docs ------------------------------------------------------------------
 
 
