@@ -145,3 +145,24 @@ def test_livecodebench_pass_rates_and_contest_dates(tmp_path):
     bad.write_text(json.dumps([lcb_problem("p1", "2023-05-07", [True]), lcb_problem("p1", "2023-05-07", [False])]))
     with pytest.raises(LogError, match=r"item id 'p1' appears twice"):
         read_livecodebench(bad)
+
+
+def test_empty_per_item_log_in_a_folder_is_refused_not_left_out(tmp_path):
+    """Was: an empty samples_*.jsonl (a run cut short) passed over with the results files, the audit
+    going on with one model fewer."""
+    for k in range(3):
+        lmeval_run(tmp_path / "logs" / f"m{k}", "arc", [row(i, acc=float((i + k) % 2)) for i in range(5)], f"o/m{k}")
+    empty = next((tmp_path / "logs" / "m1").glob("samples_*.jsonl"))
+    empty.write_text("")
+    with pytest.raises(LogError, match=rf"^{empty}: empty file \(no run in it\); a per-item log in .*: rerun that"):
+        read_logs([tmp_path / "logs"])
+
+
+def test_gzipped_logs_are_named(tmp_path):
+    import gzip
+
+    path = lmeval_run(tmp_path / "logs" / "m", "arc", [row(i, acc=1.0) for i in range(3)])
+    path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes()))
+    path.unlink()
+    with pytest.raises(LogError, match=r"no evaluation log found \(1 \.gz file\(s\): decompress them first"):
+        read_logs([tmp_path / "logs"])

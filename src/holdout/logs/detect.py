@@ -122,6 +122,30 @@ def _candidates(folder: Path, fmt: str | None) -> list[Path]:
     return sorted(f for f in found if f.name not in _SIDECARS)
 
 
+#: names only per-item logs have (lm-eval samples, Inspect archives, HELM, EvalPlus, LiveCodeBench, EEE)
+_LOG_NAMES = (
+    "samples_*.jsonl",
+    "*.eval",
+    "per_instance_stats.json",
+    "*eval_results.json",
+    "*_eval_all.json",
+    "*_samples.jsonl",
+)
+
+
+def _named_as_log(path: Path) -> bool:
+    return any(path.match(pattern) for pattern in _LOG_NAMES)
+
+
+def _check_readable(path: Path, folder: Path) -> None:
+    try:
+        first_line(path)
+    except LogError as exc:
+        raise LogError(
+            f"{exc}; a per-item log in {folder}: rerun that evaluation, or give --logs the other runs"
+        ) from None
+
+
 def find_logs(paths: Sequence[str | Path], fmt: str | None = None) -> tuple[list[tuple[Path, str]], list[str]]:
     """(file, format) of every log in ``paths`` (files, folders searched recursively, globs), and
     notes on what a folder search passed over. A named file that is not a log is a LogError; in a
@@ -136,6 +160,8 @@ def find_logs(paths: Sequence[str | Path], fmt: str | None = None) -> tuple[list
                 out.append((p, fmt or detect_format(p)))
                 continue
             for f in _candidates(p, fmt):
+                if _named_as_log(f):  # an empty or LFS-pointer per-item log: refused, not a run left out
+                    _check_readable(f, p)
                 try:
                     out.append((f, fmt or detect_format(f)))
                 except LogError:
@@ -151,7 +177,9 @@ def read_runs(
     """Every run in ``paths`` (of ``select.task`` only, when given), and notes on the search."""
     files, notes = find_logs(paths, fmt)
     if not files:
-        raise LogError(f"{', '.join(map(str, paths))}: no evaluation log found")
+        packed = [f for given in paths if Path(given).is_dir() for f in Path(given).rglob("*.gz")]
+        hint = f" ({len(packed)} .gz file(s): decompress them first, e.g. gunzip -k)" if packed else ""
+        raise LogError(f"{', '.join(map(str, paths))}: no evaluation log found{hint}")
     runs = [run for f, kind in files for run in FORMATS[kind](f, select)]
     if not runs:
         raise LogError(f"no run of task {select.task!r} among the {len(files)} logs found")
