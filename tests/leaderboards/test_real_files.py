@@ -6,6 +6,7 @@ exactly. Each is either read right or refused in one line naming the file, optio
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -147,6 +148,29 @@ def test_accuracy_scale_given_or_clear(tmp_path):
     assert how == "percent" and t["o"].tolist() == [0, 0.5, 0.7, 1.0]  # 0% is 0 in either unit
     with pytest.raises(AuditError, match="model 'm1' has 75 in column 'o'; accuracies in fractions"):
         read_accuracy_table(_table(tmp_path, [0.7, 75, 0.8], [0.6, 0.7, 0.7]), ["o", "n"], "fraction")
+
+
+def test_accuracy_table_as_spreadsheets_write_it(tmp_path):
+    """Was: '81.2%' refused as non-numeric; a ';'- or tab-separated export and ' orig ' headers
+    refused without saying why; a comma decimal called 'missing or non-numeric' without a hint."""
+    from holdout.audit.core import AuditError
+
+    path = tmp_path / "t.csv"
+    path.write_text("model, o , n\na,0.5%,0.4%\nb,70.2%,60.1%\nc,90%,85.5%\n")
+    t, how = read_accuracy_table(path, ["o", "n"])
+    assert how == "percent (% signs)" and t["o"].tolist() == pytest.approx([0.005, 0.702, 0.9])
+    with pytest.raises(AuditError, match="carry % signs .*--scale fraction"):
+        read_accuracy_table(path, ["o", "n"], "fraction")
+    path.write_text("model,o,n\na,0.5%,0.4%\nb,70.2,60.1%\n")
+    with pytest.raises(AuditError, match="some accuracies carry a % sign, but model 'b' has '70.2' in column 'o'"):
+        read_accuracy_table(path, ["o", "n"])
+    path.write_text('model,o,n\na,"81,2",75.0\n')
+    with pytest.raises(AuditError, match=r"model 'a' .*\(o: '81,2', n: '75.0'\): write a number \(a decimal point"):
+        read_accuracy_table(path, ["o", "n"])
+    for sep in (";", "\t"):
+        path.write_text(f"model{sep}o{sep}n\na{sep}81{sep}75\n")
+        with pytest.raises(AuditError, match=re.escape(f"the file seems {sep!r}-separated: save it comma-separated")):
+            read_accuracy_table(path, ["o", "n"])
 
 
 def test_accuracy_table_with_models_at_0_and_100_percent_and_equal_originals(tmp_path, capsys):

@@ -33,7 +33,7 @@ from holdout.audit.page import (
 )
 from holdout.audit.report import reference_section
 from holdout.leaderboards import AccuracyTableAudit, accuracy_table_audit
-from holdout.leaderboards.correctness import text_problem
+from holdout.leaderboards.correctness import separator_hint, text_problem
 from holdout.leaderboards.outputs import write_table
 
 __all__ = ["OFF_LINE_RATIO", "SCALES", "accuracy_scale", "read_accuracy_table", "run_accuracy_table", "table_verdict"]
@@ -91,8 +91,12 @@ def read_accuracy_table(path: str | Path, columns: list[str], scale: str | None 
         df = pd.read_csv(path, dtype={"model": str}, encoding="utf-8-sig")
     except (pd.errors.ParserError, ValueError) as exc:
         raise AuditError(f"--accuracies {path}: not a readable CSV ({str(exc).splitlines()[0]})") from None
+    df.columns = [str(c).strip() for c in df.columns]  # "model, orig, new": the names without the spaces
     if "model" not in df.columns:
-        raise AuditError(f"--accuracies {path}: needs a 'model' column (found: {', '.join(map(str, df.columns[:6]))})")
+        raise AuditError(
+            f"--accuracies {path}: needs a 'model' column (found: {', '.join(map(str, df.columns[:6]))})"
+            + separator_hint(str(df.columns[0]))
+        )
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise AuditError(
@@ -101,15 +105,39 @@ def read_accuracy_table(path: str | Path, columns: list[str], scale: str | None 
     dup = df["model"][df["model"].duplicated()]
     if len(dup):
         raise AuditError(f"--accuracies {path}: duplicate model name {dup.iloc[0]!r}")
-    values = df[columns].apply(pd.to_numeric, errors="coerce")
+    values, signs = _percent_signs(df, columns, f"--accuracies {path}", scale)
     bad = values.isna().any(axis=1).to_numpy()
     if bad.any():
+        i = int(np.argmax(bad))
+        cells = ", ".join(f"{c}: {'blank' if pd.isna(df[c].iloc[i]) else repr(str(df[c].iloc[i]))}" for c in columns)
         raise AuditError(
-            f"--accuracies {path}: model {df['model'][bad].iloc[0]!r} has a missing or non-numeric accuracy"
+            f"--accuracies {path}: model {df['model'].iloc[i]!r} has a missing or non-numeric accuracy ({cells}): "
+            "write a number (a decimal point, not a comma), or leave the row out"
         )
+    scale = "percent" if signs else scale
     v = accuracy_scale(values.to_numpy(float), list(df["model"].astype(str)), columns, f"--accuracies {path}", scale)
-    read_as = ("fractions" if scale == "fraction" else "percent") + (" (--scale)" if scale else "")
+    read_as = ("fractions" if scale == "fraction" else "percent") + (
+        " (% signs)" if signs else " (--scale)" if scale else ""
+    )
     return pd.DataFrame({"model": df["model"].astype(str), columns[0]: v[:, 0], columns[1]: v[:, 1]}), read_as
+
+
+def _percent_signs(df: pd.DataFrame, columns: list[str], source: str, scale: str | None) -> tuple[pd.DataFrame, bool]:
+    """The columns as numbers, and whether they were written with % signs ("81.2%": percent, every
+    value; a table with some signs only, or signs with --scale fraction, is refused)."""
+    text = df[columns].astype(str).apply(lambda col: col.str.strip())
+    signed = text.apply(lambda col: col.str.endswith("%"))
+    if not signed.to_numpy().any():
+        return df[columns].apply(pd.to_numeric, errors="coerce"), False
+    if not signed.to_numpy().all():
+        i, j = np.argwhere(~signed.to_numpy())[0]
+        raise AuditError(
+            f"{source}: some accuracies carry a % sign, but model {df['model'].iloc[i]!r} has "
+            f"{text.iloc[i, j]!r} in column {columns[j]!r}: write every value the same way"
+        )
+    if scale == "fraction":
+        raise AuditError(f"{source}: the accuracies carry % signs (percent), but --scale fraction is given")
+    return text.apply(lambda col: pd.to_numeric(col.str.rstrip("%"), errors="coerce")), True
 
 
 #: residual variance of the probit line above this many times the binomial variance: not one line

@@ -154,9 +154,15 @@ def text_problem(path: str | Path) -> str | None:
     return None
 
 
+def separator_hint(first_cell: str) -> str:
+    """``; the file seems ';'-separated: save it comma-separated`` when the first header cell holds a
+    semicolon or a tab (a spreadsheet's export in another locale), else ''."""
+    sep = next((c for c in (";", "\t") if c in first_cell), None)
+    return f"; the file seems {sep!r}-separated: save it comma-separated" if sep else ""
+
+
 def _header_problem(header: list[str] | None) -> str:
-    sep = next((c for c in (";", "\t") if header and c in header[0]), None)
-    hint = f"; the file seems {sep!r}-separated: save it comma-separated" if sep else ""
+    hint = separator_hint(header[0]) if header else ""
     return f"needs a header row (model, item ids ...) and one row per model{hint}"
 
 
