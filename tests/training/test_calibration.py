@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from holdout.training.calibration import Cell, cell_key, load_calibration, merge_calibrations, plan_cells, time_cell
+from holdout.training.calibration import main as calibration_main
 from holdout.training.cost import FLOOR_MS_PER_LAYER, StepTable, count_layers, job_hours, projected_step_seconds
 from holdout.training.models import ResNetPreactConfig
 from holdout.training.optim import TrainConfig
@@ -93,11 +94,13 @@ def test_cells_of_a_plan_are_distinct_and_counted():
     assert [c.jobs for c in cells] == [2, 1] and cells[0].key.endswith("batch 64 | views 1 | 32 px")
 
 
-def test_shipped_cells_file_matches_the_configs(tmp_path):
+def test_shipped_cells_file_matches_the_configs(tmp_path, monkeypatch, capsys):
+    """``python -m holdout.training.calibration cells --configfile config/paper.yaml config/gpu.yaml``
+    (its main, run in this process: no interpreter and torch start-up) writes benchmarks/gpu/cells.json."""
     out = tmp_path / "cells.json"
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    cmd = [sys.executable, "-m", "holdout.training.calibration", "cells", "--configfile", "config/paper.yaml"]
-    subprocess.run([*cmd, "config/gpu.yaml", "--out", str(out)], cwd=REPO, env=env, check=True, capture_output=True)
+    monkeypatch.chdir(REPO)
+    assert calibration_main(["cells", "--configfile", "config/paper.yaml", "config/gpu.yaml", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out}: ")
     assert json.loads(out.read_text()) == json.loads((REPO / "benchmarks" / "gpu" / "cells.json").read_text())
 
 
