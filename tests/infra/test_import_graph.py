@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import holdout
 
 SRC = Path(holdout.__file__).parent
@@ -79,8 +81,13 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def test_graph_sees_the_packages():
-    graph = import_graph()
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """The graph of the source tree, read once for the tests below (none of them changes it)."""
+    return import_graph()
+
+
+def test_graph_sees_the_packages(graph):
     assert "holdout.stats" in graph and "holdout.audit.core" in graph
     assert "holdout.stats" in graph["holdout.cifar10_1.recht"]
     assert "holdout.bounds.study" in graph["holdout.audit.core"]
@@ -97,14 +104,14 @@ def test_graph_sees_imports_for_types_only():
     assert [node.module for node in _imports(tree) if node.module != "typing"] == ["holdout.audit.run"]
 
 
-def test_no_import_circles():
-    assert _find_cycle(import_graph()) is None
+def test_no_import_circles(graph):
+    assert _find_cycle(graph) is None
 
 
-def test_no_study_imports_the_audit():
+def test_no_study_imports_the_audit(graph):
     bad = [
         f"{m} -> {t}"
-        for m, targets in import_graph().items()
+        for m, targets in graph.items()
         if m.split(".")[1:2] and m.split(".")[1] in STUDIES
         for t in targets
         if t == "holdout.audit" or t.startswith("holdout.audit.")
@@ -112,8 +119,7 @@ def test_no_study_imports_the_audit():
     assert not bad, bad
 
 
-def test_stats_depends_on_no_study():
-    graph = import_graph()
+def test_stats_depends_on_no_study(graph):
     stats = [m for m in graph if m.startswith("holdout.stats")]
     bad = [f"{m} -> {t}" for m in stats for t in graph[m] if t.split(".")[1] in STUDIES]
     assert not bad, bad
