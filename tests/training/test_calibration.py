@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from holdout.audit.cli import main as audit_main
 from holdout.training.calibration import Cell, cell_key, load_calibration, merge_calibrations, plan_cells, time_cell
 from holdout.training.calibration import main as calibration_main
 from holdout.training.cost import FLOOR_MS_PER_LAYER, StepTable, count_layers, job_hours, projected_step_seconds
@@ -117,15 +116,15 @@ def test_merge_refuses_runs_of_different_devices():
         merge_calibrations([_calibration({}, "A"), _calibration({}, "B")], [], ["a", "b"])
 
 
-def test_bad_calibration_file_is_one_line(tmp_path):
+def test_bad_calibration_file_is_one_line(tmp_path, monkeypatch, capsys):
     bad = tmp_path / "c.json"
     bad.write_text("{}")
     with pytest.raises(ValueError, match="not a holdout-calibration/1 file"):
         load_calibration(bad)
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    cmd = [sys.executable, "-m", "holdout.audit", "plan", "--configfile", "config/gpu.yaml", "--calibration", str(bad)]
-    r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and str(bad) in r.stderr
+    monkeypatch.chdir(REPO)  # `holdout plan` (the audit CLI's main, in this process)
+    assert audit_main(["plan", "--configfile", "config/gpu.yaml", "--calibration", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err
 
 
 def test_time_cell_on_the_cpu_reports_positive_times():
