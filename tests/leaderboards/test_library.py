@@ -150,7 +150,7 @@ def test_similarity_summary_and_difficulty():
         ("model,i1,i2\na,1,0\nb,1\n", "row 3 has 1 values, expected 2"),
         ("model,i1,i2\na,1,0\nb,1,0,1\n", "row 3 has 3 values, expected 2"),
         ("model,i1,i2\na,1,0\na,1,0\n", "duplicate model name 'a'"),
-        ("model,i1,i2\na,1,0\nb,1,nan\n", "NaN or missing value for model 'b', item 2"),
+        ("model,i1,i2\na,1,0\nb,1,nan\n", "NaN or missing value for model 'b', item 'i2'"),
         ("model,i1,i2\na,1,0\nb,1,x\n", "must be a number"),
     ],
 )

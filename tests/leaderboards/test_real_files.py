@@ -272,3 +272,17 @@ def test_line_models_with_equal_original_accuracy_are_one_line():
     models = np.array(["2022-01-01"] * 3 + ["2023-09-01"], dtype="datetime64[D]")
     with pytest.raises(CorrectnessError, match="the 3 line models .* have the same original accuracy"):
         contamination(c, items, models, np.datetime64("2023-06-01"))
+
+
+def test_spreadsheet_serial_days_and_missing_cells_are_named(tmp_path):
+    """Was: '45000' asked for --date-format (no strftime format reads a serial day count); a missing
+    cell of a matrix named by its column number, not its item id."""
+    with pytest.raises(CorrectnessError, match="'45000' is a number, not a date .*serial day count"):
+        parse_dates(["2023-01-01", "45000"], ["d.csv (item a)", "d.csv (item b)"])
+    path = tmp_path / "m.csv"
+    path.write_text("model,q1,q2,q3\na,1,,0\nb,1,1,0\n")
+    with pytest.raises(CorrectnessError, match="NaN or missing value for model 'a', item 'q2'"):
+        read_correctness(path)
+    path.write_text("model,q1,q2,q3\na,1,0,1.5\nb,1,1,0\n")
+    with pytest.raises(CorrectnessError, match="value 1.5 for model 'a', item 'q3' is outside"):
+        read_correctness(path)

@@ -19,6 +19,7 @@ correctness works from it:
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -75,18 +76,24 @@ class CorrectnessMatrix:
 
 
 def check_correctness(
-    values: np.ndarray, model_names: list[str] | tuple[str, ...], source: str, samples: int | None = None
+    values: np.ndarray,
+    model_names: list[str] | tuple[str, ...],
+    source: str,
+    samples: int | None = None,
+    item_ids: Sequence[str] | None = None,
 ) -> CorrectnessMatrix:
     """Validate a K x n matrix (finite, in [0, 1], multiples of 1/m with ``samples`` m, unique
     names, K >= 1, n >= 1) and wrap it; every problem is one line
-    ([`CorrectnessError`][holdout.leaderboards.correctness.CorrectnessError])."""
+    ([`CorrectnessError`][holdout.leaderboards.correctness.CorrectnessError]) naming the model and
+    the item (its id from ``item_ids``, else its column number)."""
+    item = (lambda j: f"item {item_ids[j]!r}") if item_ids is not None else (lambda j: f"item {j + 1}")
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 2 or 0 in v.shape:
         raise CorrectnessError(f"{source}: expected a K x n matrix (models x items), got shape {v.shape}")
     bad = np.argwhere(~np.isfinite(v))
     if bad.size:
         i, j = bad[0]
-        raise CorrectnessError(f"{source}: NaN or missing value for model {model_names[i]!r}, item {j + 1}")
+        raise CorrectnessError(f"{source}: NaN or missing value for model {model_names[i]!r}, {item(j)}")
     near = ((v < 0) & (v >= -ROUNDING)) | ((v > 1) & (v <= 1 + ROUNDING))
     if near.any():  # 1.0000000002: a pass rate computed in floating point
         v = np.clip(v, 0.0, 1.0)
@@ -94,7 +101,7 @@ def check_correctness(
     if bad.size:
         i, j = bad[0]
         raise CorrectnessError(
-            f"{source}: value {v[i, j]:.12g} for model {model_names[i]!r}, item {j + 1} is outside [0, 1] "
+            f"{source}: value {v[i, j]:.12g} for model {model_names[i]!r}, {item(j)} is outside [0, 1] "
             "(give 0/1 or pass rates as fractions)"
         )
     if len(model_names) != v.shape[0]:
@@ -109,7 +116,7 @@ def check_correctness(
         if off.any():
             i, j = np.argwhere(off)[0]
             raise CorrectnessError(
-                f"{source}: value {v[i, j]:g} (model {model_names[i]!r}, item {j + 1}) is not a multiple "
+                f"{source}: value {v[i, j]:g} (model {model_names[i]!r}, {item(j)}) is not a multiple "
                 f"of 1/{samples} (--samples {samples})"
             )
     return CorrectnessMatrix(tuple(str(m) for m in model_names), v, None if samples is None else int(samples))
@@ -259,7 +266,7 @@ def read_correctness(
             note = "; ".join(x for x in (note, "one row per item (--rows items): read transposed") if x)
     else:
         raise CorrectnessError(f"{path}: expected a .csv or .npy correctness matrix")
-    c = check_correctness(values, names, str(path), samples)
+    c = check_correctness(values, names, str(path), samples, None if items is None else list(items))
     return replace(c, item_names=None if items is None else tuple(items), read_as=note)
 
 

@@ -64,6 +64,11 @@ def _utc_day(raw: str, where: str) -> tuple[np.datetime64, bool]:
     if _DAY.fullmatch(raw):
         return parse_date(raw, where), False
     m = _ISO_TIME.fullmatch(raw)
+    if m is None and raw.isdigit() and 10_000 <= int(raw) <= 99_999:
+        raise CorrectnessError(
+            f"{where}: {raw!r} is a number, not a date (a spreadsheet's serial day count?): format the column "
+            "as dates written YYYY-MM-DD before saving the CSV"
+        )
     if m is None:
         raise CorrectnessError(
             f"{where}: {raw!r} is not a date written YYYY-MM-DD (or ISO 8601 with a time); for dates written "

@@ -125,7 +125,7 @@ def align_runs(runs: Sequence[RunScores], strict: bool = False, model_names: Seq
         values[k] = r.scores[pos.loc[items].to_numpy()]
     samples = {r.samples for r in runs}
     try:
-        c = check_correctness(values, names, f"logs of {task}", samples.pop() if len(samples) == 1 else None)
+        c = check_correctness(values, names, f"logs of {task}", samples.pop() if len(samples) == 1 else None, items)
     except CorrectnessError as exc:
         raise LogError(str(exc)) from None
     dated = next((r for r in runs if r.item_dates is not None), None)
