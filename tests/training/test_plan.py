@@ -1,5 +1,5 @@
 """``holdout plan``: parameter counts and FLOPs pinned, recipes pinned against their sources, and
-the paper config's jobs at the published architectures (counted on the meta device)."""
+the paper config's jobs at the published architectures (counted once per architecture on the CPU)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import pytest
 pytest.importorskip("torch")
 
 from holdout.audit.cli import main  # noqa: E402
+from holdout.training.cost import count_network  # noqa: E402
 from holdout.training.models import ResNetPreactConfig  # noqa: E402
 from holdout.training.plan import architecture_key, count_model, load_merged_config, plan_jobs  # noqa: E402
 from holdout.training.recipes import PAPER_RETRAINING  # noqa: E402
-from holdout.training.registry import ModelSpec  # noqa: E402
+from holdout.training.registry import ModelSpec, build_network  # noqa: E402
 
 #: Trainable parameters (exact, our builds) and forward FLOPs per 32 x 32 image (torch.utils.flop_counter,
 #: 2 per multiply-add). Published: WRN-28-10 36.5M (Zagoruyko & Komodakis Table 4), shake-shake 26
@@ -41,6 +42,31 @@ def test_resnet_preact_110_bottleneck_of_the_search_pinned():
         1_088_218,
         227_775_488,
     )
+
+
+@pytest.mark.parametrize(
+    ("config", "size"),
+    [
+        (ResNetPreactConfig(depth=20, base_channels=8), 32),
+        (ResNetPreactConfig(depth=29, block_type="bottleneck", base_channels=8), 24),
+    ],
+)
+def test_counts_equal_torch_flop_counter_and_draw_no_random_number(config, size):
+    """count_network's hooks against torch.utils.flop_counter on the meta device (an independent
+    count); the CPU build leaves torch's global RNG where it was."""
+    import torch
+    from torch import nn
+    from torch.utils.flop_counter import FlopCounterMode
+
+    with torch.device("meta"):
+        net = build_network(config).eval()
+    with FlopCounterMode(display=False) as counter, torch.no_grad():
+        net(torch.empty(1, 3, size, size, device="meta"))
+    params = sum(p.numel() for p in net.parameters())
+    layers = sum(isinstance(m, nn.Conv2d | nn.Linear) for m in net.modules())
+    state = torch.get_rng_state()
+    assert count_network.__wrapped__(config, size) == (params, counter.get_total_flops(), layers)
+    assert torch.equal(torch.get_rng_state(), state)
 
 
 def test_activation_switches_change_no_count():

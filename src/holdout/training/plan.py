@@ -18,7 +18,6 @@ measurement), and with ``--calibration FILE`` hours from seconds per step measur
 from __future__ import annotations
 
 import argparse
-import functools
 import math
 import os
 import sys
@@ -28,7 +27,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from holdout.training.cost import FLOOR_MS_PER_LAYER, STARTUP_S, architecture_key, cell_key
+from holdout.training.cost import FLOOR_MS_PER_LAYER, STARTUP_S, architecture_key, cell_key, count_network
 from holdout.training.recipes import PAPER_RETRAINING, resolve_retraining, resolve_search
 
 __all__ = [
@@ -128,21 +127,10 @@ def _validate(cfg: dict[str, Any], schema: Path) -> None:
         raise ConfigError(f"config key {key}: {err.message[:300]} (see config/schema.yaml)") from None
 
 
-@functools.cache
 def count_model(model_config: Any, image_size: int = 32) -> tuple[int, int]:
-    """(trainable parameters, forward FLOPs of one image) of a ResNet-preact config or ModelSpec,
-    built on the meta device (no memory, no weights); cached per distinct architecture."""
-    import torch
-    from torch.utils.flop_counter import FlopCounterMode
-
-    from holdout.training.registry import build_network
-
-    with torch.device("meta"):
-        net = build_network(model_config).eval()
-    params = sum(p.numel() for p in net.parameters() if p.requires_grad)
-    with FlopCounterMode(display=False) as counter, torch.no_grad():
-        net(torch.empty(1, model_config.in_channels, image_size, image_size, device="meta"))
-    return int(params), int(counter.get_total_flops())
+    """(trainable parameters, forward FLOPs of one image) of a ResNet-preact config or ModelSpec
+    ([`count_network`][holdout.training.cost.count_network]: cached per distinct architecture)."""
+    return count_network(model_config, image_size)[:2]
 
 
 def _schedule(t: Any) -> str:
@@ -188,14 +176,13 @@ class JobSpec:
 
 
 def _row(spec: JobSpec, tflops: float, table: Any = None) -> PlanRow:
-    from holdout.training.cost import count_layers, job_hours, projected_step_seconds
+    from holdout.training.cost import job_hours, projected_step_seconds
 
     train = spec.train
     size, views = train.augment.window or 32, train.augment.num_views
-    params, flops = count_model(architecture_key(spec.model), size)
+    params, flops, layers = count_network(architecture_key(spec.model), size)
     steps = train.epochs * (spec.train_images // train.batch_size)
     hours = 3.0 * flops * spec.train_images * views * train.epochs / (tflops * 1e12) / 3600.0
-    layers = count_layers(architecture_key(spec.model))
     low, high = projected_step_seconds(flops / 1e9, train.batch_size, views, layers, tflops)
     key = cell_key(spec.model, train.batch_size, views, size)
     found = table.lookup(key, layers) if table is not None else None
