@@ -16,7 +16,8 @@ import pytest
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # snakemake_runner
-from snakemake_runner import REPO, run_workflow
+from small_configs import read_yaml  # noqa: E402
+from snakemake_runner import REPO, run_workflow  # noqa: E402
 
 
 def _parse_each_schema_once(load):
@@ -56,12 +57,11 @@ def repo() -> Path:
 def load_workflow_config(*configfiles: str) -> dict:
     """config/config.yaml, then ``configfiles`` (Snakemake's merge), with the schema's defaults
     filled in: the configuration the workflow sees (config.yaml sets only what differs)."""
-    import yaml
     from snakemake.utils import update_config, validate
 
-    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    cfg = read_yaml(REPO / "config" / "config.yaml")
     for name in configfiles:
-        update_config(cfg, yaml.safe_load((REPO / name).read_text()))
+        update_config(cfg, read_yaml(REPO / name))
     validate(cfg, str(REPO / "config" / "schema.yaml"), set_default=True)
     return cfg
 

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-import yaml
+from small_configs import read_yaml
 
 from holdout import config as C
 
@@ -25,7 +25,7 @@ def default_config():
     """config/config.yaml with the schema's defaults, as the workflow sees it."""
     from snakemake.utils import validate
 
-    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    cfg = read_yaml(REPO / "config" / "config.yaml")
     validate(cfg, str(REPO / "config" / "schema.yaml"))
     return cfg
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from small_configs import read_yaml
 from snakemake.utils import validate
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,7 +61,7 @@ def has_reason(lines: list[str], key: yaml.Node) -> bool:
 
 @pytest.fixture(scope="module")
 def schema() -> dict:
-    return yaml.safe_load(SCHEMA.read_text())
+    return read_yaml(SCHEMA)
 
 
 def test_config_sets_no_schema_default_and_says_why_it_differs(schema: dict):
@@ -84,7 +85,7 @@ def test_config_sets_no_schema_default_and_says_why_it_differs(schema: dict):
 def test_cpu_overrides_are_what_runs(schema: dict):
     """Schema defaults filled into config.yaml: the effective values are the CPU overrides; the
     schema keeps the paper / generic value (the four keys that disagreed before issue 22)."""
-    effective = copy.deepcopy(yaml.safe_load(CONFIG.read_text()))
+    effective = copy.deepcopy(read_yaml(CONFIG))
     validate(effective, str(SCHEMA), set_default=True)
     for path, (cpu, default) in CPU_OVERRIDES.items():
         value = effective

@@ -8,8 +8,15 @@ import subprocess
 import sys
 
 import pytest
-import yaml
-from small_configs import REPO, by_hand_command, command_configfiles, small_config_path, studies, write_config
+from small_configs import (
+    REPO,
+    by_hand_command,
+    command_configfiles,
+    read_yaml,
+    small_config_path,
+    studies,
+    write_config,
+)
 from snakemake.utils import update_config, validate
 from snakemake_runner import run_command
 
@@ -33,9 +40,9 @@ def test_small_config_layered_is_valid(study):
     assert cmd[0] == "snakemake" and cmd[cmd.index("--directory") + 1] == f".test/config-{study}"
     files = command_configfiles(cmd)
     assert files[-1] == small_config_path(study), "the study's file comes last (it overrides)"
-    cfg = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    cfg = read_yaml(REPO / "config/config.yaml")
     for path in files:
-        update_config(cfg, yaml.safe_load(path.read_text()))
+        update_config(cfg, read_yaml(path))
     validate(cfg, str(REPO / "config/schema.yaml"), set_default=True)
     header = small_config_path(study).read_text().split("\n\n")[0]
     assert "Used by tests/" in header and "CPU-" in header, f"{study}: header must name its tests and the cost"
@@ -52,7 +59,7 @@ def test_small_config_command_plans(study, tmp_path, shared_data):
     files = command_configfiles(cmd)
     cfg: dict = {}
     for path in files:
-        update_config(cfg, yaml.safe_load(path.read_text()))
+        update_config(cfg, read_yaml(path))
     args = cmd[1:]
     overlay = _runtime_overlay(study, cfg, tmp_path, shared_data)
     if overlay:

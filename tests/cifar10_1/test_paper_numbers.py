@@ -13,7 +13,7 @@ import tarfile
 
 import numpy as np
 import pytest
-import yaml
+from small_configs import read_yaml
 
 from holdout.cifar10_1.recht import accuracy_table, delta_rank, linear_fit, table1, table4, table5
 from holdout.data.core import _read_batch, convert_cifar10_1_predictions
@@ -168,7 +168,7 @@ def _original_test_labels(archive, cache):
 
 @pytest.fixture(scope="module")
 def sets(shared_data, repo, request):
-    cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]["cifar10_1_models"]
+    cfg = read_yaml(repo / "config" / "config.yaml")["data"]["cifar10_1_models"]
 
     def build(split, labels):
         files = {

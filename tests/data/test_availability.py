@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-import yaml
+from small_configs import read_yaml
 
 from holdout.data import availability as av
 
 
 @pytest.fixture(scope="module")
 def data_cfg(repo):
-    return yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]
+    return read_yaml(repo / "config" / "config.yaml")["data"]
 
 
 def _mirror_with(tmp_path, data_cfg, names):

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-import yaml
+from small_configs import read_yaml
 
 from holdout.data.core import DataError, convert_cifar10_1_predictions, convert_imagenet_testbed, imagenet_labels
 
@@ -15,7 +15,7 @@ FISHER_VECTORS = ("fv_4k", "fv_16k", "fv_64k")
 
 @pytest.fixture(scope="module")
 def data_config(repo):
-    return yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]
+    return read_yaml(repo / "config" / "config.yaml")["data"]
 
 
 def _c101(shared_data, cfg, split, labels):

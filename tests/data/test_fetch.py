@@ -6,6 +6,7 @@ import hashlib
 import logging
 
 import pytest
+from small_configs import read_yaml
 
 from holdout.data.core import (
     ChecksumError,
@@ -108,9 +109,7 @@ def test_failed_download_leaves_no_file(tmp_path):
 
 
 def test_resolve_url_longest_prefix(repo):
-    import yaml
-
-    urls = yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]["urls"]
+    urls = read_yaml(repo / "config" / "config.yaml")["data"]["urls"]
     assert resolve_url("CIFAR-10.1/datasets/cifar10.1_v4_labels.npy", urls) == (
         "https://raw.githubusercontent.com/modestyachts/CIFAR-10.1/master/datasets/cifar10.1_v4_labels.npy"
     )
@@ -126,9 +125,7 @@ def test_resolve_url_longest_prefix(repo):
 
 def test_config_checksums_match_every_mirror_file(repo, shared_data):
     """Every file of the mirror's SHA256SUMS has the same sha256 in config (and vice versa)."""
-    import yaml
-
-    checks = yaml.safe_load((repo / "config" / "config.yaml").read_text())["data"]["checksums"]
+    checks = read_yaml(repo / "config" / "config.yaml")["data"]["checksums"]
     sums = {}
     for line in (shared_data / "SHA256SUMS").read_text().splitlines():
         digest, path = line.split()

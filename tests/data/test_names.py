@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
+from small_configs import read_yaml
 
 from holdout import config as C
 from holdout.data import availability as av
@@ -17,7 +17,7 @@ from holdout.data.fetch import source_of
 from holdout.data.names import NAME_PATTERN, RELPATH_PATTERN, UnsafeNameError, check_name, check_relpath
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = yaml.safe_load((REPO / "config/schema.yaml").read_text())
+SCHEMA = read_yaml(REPO / "config/schema.yaml")
 BAD_NAMES = ["../evil", "..", "a/b", "/abs", ".hidden", "a\\b", "", "x" * 200, "tab\tname", "é"]
 
 
@@ -25,7 +25,7 @@ BAD_NAMES = ["../evil", "..", "a/b", "/abs", ".hidden", "a\\b", "", "x" * 200, "
 def default_config():
     from snakemake.utils import validate
 
-    cfg = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    cfg = read_yaml(REPO / "config/config.yaml")
     validate(cfg, str(REPO / "config/schema.yaml"))
     return cfg
 
@@ -54,7 +54,7 @@ def test_check_relpath_refuses_escapes(rel):
 
 def test_shipped_names_are_safe():
     for f in ["config/config.yaml", "config/offline.yaml", "config/paper.yaml", *glob.glob(".test/*/config.yaml")]:
-        data = (yaml.safe_load((REPO / f).read_text()) or {}).get("data", {}) or {}
+        data = (read_yaml(REPO / f) or {}).get("data", {}) or {}
         for rel in data.get("checksums", {}) or {}:
             check_relpath(rel, f)
         for name in [*(data.get("imagenet_datasets") or {}).items(), *(data.get("imagenet_models") or [])]:
@@ -165,7 +165,7 @@ def test_every_shipped_config_has_only_known_keys():
     files = [f for f in files if not f.endswith("schema.yaml")]
     assert len(files) >= 10
     for f in files:
-        C.check_unknown_keys(yaml.safe_load(Path(f).read_text()) or {}, SCHEMA)
+        C.check_unknown_keys(read_yaml(Path(f)) or {}, SCHEMA)
 
 
 def test_audit_user_set_must_be_a_user_set(cfg):
@@ -192,6 +192,6 @@ def test_every_shipped_config_validates_with_the_patterns():
     files = [f for f in glob.glob(str(REPO / "config/*.yaml")) + glob.glob(str(REPO / ".test/*/config.yaml"))]
     files = [f for f in files if not f.endswith("schema.yaml")]
     for f in files:
-        config = yaml.safe_load(Path(f).read_text()) or {}
+        config = read_yaml(Path(f)) or {}
         assert not _schema_errors(config), (f, _schema_errors(config)[:2])
         C.check_names(config)

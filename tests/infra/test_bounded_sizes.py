@@ -7,10 +7,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
+from small_configs import read_yaml
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = yaml.safe_load((REPO / "config/schema.yaml").read_text())
+SCHEMA = read_yaml(REPO / "config/schema.yaml")
 
 
 def _errors(config: dict) -> list[str]:
@@ -25,4 +25,4 @@ def test_model_counts_have_a_maximum(section, key, largest):
 
 def test_paper_and_gpu_configs_stay_within_the_maxima():
     for name in ("paper.yaml", "gpu.yaml", "config.yaml", "offline.yaml"):
-        assert not _errors(yaml.safe_load((REPO / "config" / name).read_text()) or {}), name
+        assert not _errors(read_yaml(REPO / "config" / name) or {}), name

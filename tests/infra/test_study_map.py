@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from small_configs import read_yaml
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "workflow" / "rules"
@@ -255,7 +256,7 @@ def test_tests_folders_exist_and_every_folder_is_mapped(rows, doc):
 
 
 def test_config_keys_are_in_the_schema_and_spell_the_study_name(rows):
-    schema = yaml.safe_load((REPO / "config" / "schema.yaml").read_text())
+    schema = read_yaml(REPO / "config" / "schema.yaml")
     for r in rows:
         assert r.config_key.replace(".", "_") == r.name, f"{r.name}: config key {r.config_key}"
         node = schema
@@ -282,7 +283,7 @@ def _jobs(stdout: str) -> list[tuple[str, list[str]]]:
 
 @pytest.mark.slow  # starts Snakemake (a dry run)
 def test_every_job_of_the_default_run_writes_under_its_study_folders(rows, tmp_path, shared_data):
-    data = yaml.safe_load((REPO / "config" / "offline.yaml").read_text())["data"]
+    data = read_yaml(REPO / "config" / "offline.yaml")["data"]
     data["mirror"] = str(shared_data)
     mirror = tmp_path / "mirror.yaml"
     mirror.write_text(yaml.safe_dump({"data": data}))

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from small_configs import read_yaml
 
 from holdout.leaderboards import accuracy_table_audit, contamination
 from holdout.leaderboards.correctness import check_correctness
@@ -94,11 +95,10 @@ def test_readers_on_made_files(tmp_path):
 def test_every_input_has_a_pinned_url_and_the_mirrors_checksum(shared_data):
     """config/config.yaml: each leaderboard file resolves to its repository at the pinned commit, and
     its checksum is the one in the mirror's SHA256SUMS."""
-    import yaml
 
     from holdout.data.fetch import resolve_url
 
-    lb = yaml.safe_load((Path(__file__).resolve().parents[2] / "config/config.yaml").read_text())["leaderboards"]
+    lb = read_yaml(Path(__file__).resolve().parents[2] / "config/config.yaml")["leaderboards"]
     sums = dict(
         (path.removeprefix("./"), f"sha256:{digest}")
         for digest, path in (line.split() for line in (shared_data / "SHA256SUMS").read_text().splitlines())

@@ -8,7 +8,7 @@ import copy
 import itertools
 
 import pytest
-import yaml
+from small_configs import read_yaml
 from snakemake.utils import update_config, validate
 
 from holdout.training.recipes import (
@@ -26,7 +26,7 @@ STUDIES = ("search", "seeds", "retraining", "predict")
 def _merged(repo, *names: str) -> dict:
     cfg: dict = {}
     for name in names:
-        update_config(cfg, yaml.safe_load((repo / name).read_text()))
+        update_config(cfg, read_yaml(repo / name))
     validate(cfg, str(repo / "config" / "schema.yaml"), set_default=True)
     cfg["search"] = resolve_search(cfg["search"])
     cfg["retraining"] = resolve_retraining(cfg["retraining"])
