@@ -92,6 +92,10 @@ def test_missing_mirror_folder_is_one_clear_error(cfg, tmp_path):
         C.check_data(cfg, tmp_path)
     (tmp_path / "no/such/mirror").mkdir(parents=True)
     C.check_data(cfg, tmp_path)
+    (tmp_path / "README.md").write_text("mirror")
+    cfg["data"]["mirror"] = "README.md"  # was: "folder .../README.md does not exist"
+    with pytest.raises(C.ConfigError, match=r"^data.mirror: .*README.md is a file, not a folder"):
+        C.check_data(cfg, tmp_path)
 
 
 def test_two_user_sets_with_one_name_are_refused(cfg, tmp_path):

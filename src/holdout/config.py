@@ -241,6 +241,8 @@ def check_data(config: Config, workdir: str | Path = ".") -> None:
     mirror = data.get("mirror")
     if mirror:
         folder = Path(workdir, Path(mirror).expanduser()).resolve()
+        if folder.exists() and not folder.is_dir():
+            raise ConfigError(f"data.mirror: {folder} is a file, not a folder: give the folder that holds the mirror")
         if not folder.is_dir():
             raise ConfigError(f"data.mirror: folder {folder} does not exist")
     names = [u["name"] for u in data.get("user_predictions", [])]
