@@ -256,3 +256,18 @@ def test_similarity_subsets_and_gains_refuse_fractional_counts():
     errors = np.array([[1, 0, 0, 1], [0, 0, 1, 1]], dtype=bool)
     with pytest.raises(ValueError, match="similarity must lie in"):
         summarize_similarity(errors, similarity=np.array([[1.0, np.nan], [np.nan, 1.0]]))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a,b,\n0,1,\n1,1,\n2,0,\n", "empty model name in the header .*a comma at the end of each line"),
+        ("a,b\n0,1\n-1,1\n2,0\n", r"predictions out of range \[0, 3\): min -1, max 2 \(1 negative: an abstention\?"),
+        ("a,b\ncat,dog\ndog,dog\nfox,cat\n", "predictions must be numbers .*; class names\\? write both files as class indices"),
+    ],
+)
+def test_predictions_csv_as_users_write_them_say_what_to_do(tmp_path, labels_csv, text, message):
+    """Was: 'empty model name in the header', 'out of range', 'must be numbers' without a hint."""
+    (tmp_path / "p.csv").write_text(text)
+    with pytest.raises(DataError, match=rf"p\.csv: {message}"):
+        convert_user_predictions(tmp_path / "p.csv", labels_csv, test_set="t")

@@ -44,7 +44,11 @@ def _to_int_matrix(cells: list[list[str]], path: Path, what: str) -> np.ndarray:
         arr = np.array([[float(c) if c.strip() else np.nan for c in row] for row in cells])
     except ValueError as exc:
         sep = next((c for c in (";", "\t") if any(c in cell for row in cells for cell in row)), None)
-        hint = f"; the file seems {sep!r}-separated: save it comma-separated" if sep else ""
+        hint = (
+            f"; the file seems {sep!r}-separated: save it comma-separated"
+            if sep
+            else "; class names? write both files as class indices 0..C-1, the same mapping in each"
+        )
         raise DataError(f"{path}: {what} must be numbers ({exc}){hint}") from exc
     return _check_whole(arr, path, what)
 
@@ -169,7 +173,11 @@ def read_user_predictions(path: str | Path, model_names: Sequence[str] | None = 
             raise DataError(f"{path}: no prediction rows below the header")
         header, rows = _drop_index_column(header, rows, path)
         if any(not c for c in header):
-            raise DataError(f"{path}: empty model name in the header")
+            last = header[-1] == "" and all(len(r) < len(header) or not r[-1].strip() for r in rows[1:])
+            raise DataError(
+                f"{path}: empty model name in the header"
+                + (" (its last column is empty: a comma at the end of each line? remove it)" if last else "")
+            )
         preds = _to_int_matrix(rows[1:], path, "predictions").T
         names = header
         if model_names is not None and list(model_names) != names:
@@ -222,7 +230,13 @@ def convert_user_predictions(
         num_classes = int(max(preds.max(initial=0), labels.max(initial=0))) + 1
     for arr, path, what in ((labels, labels_path, "labels"), (preds, predictions_path, "predictions")):
         if arr.size and (arr.min() < 0 or arr.max() >= num_classes):
-            raise DataError(f"{path}: {what} out of range [0, {num_classes}): min {arr.min()}, max {arr.max()}")
+            hint = (
+                f" ({int((arr < 0).sum())} negative: an abstention? write a class index instead, one that is not "
+                "the label to count it wrong)"
+                if arr.min() < 0
+                else ""
+            )
+            raise DataError(f"{path}: {what} out of range [0, {num_classes}): min {arr.min()}, max {arr.max()}{hint}")
     meta = [{"source": "user", "file": predictions_path.name, "test_set": test_set} for _ in names]
     try:
         return Predictions.create(
