@@ -99,6 +99,55 @@ def test_truncated_predictions_npz_names_the_path(tmp_path):
         load_predictions(path)
 
 
+_GOOD_NPZ = {
+    "predictions": np.array([[0, 1, 2], [0, 1, 1]], dtype=np.int16),
+    "labels": np.array([0, 1, 1], dtype=np.int16),
+    "model_names": np.array(["a", "b"]),
+    "num_classes": np.int64(3),
+    "test_set": np.array("t"),
+    "metadata": np.array("[{}, {}]"),
+}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("metadata", np.array("not json"), "field 'metadata' must be one JSON string .*; it is not JSON"),
+        ("metadata", np.array('{"a": 1}'), "field 'metadata' must be one JSON string holding a list of 2 objects"),
+        ("metadata", np.array("[1, 2]"), "field 'metadata' .*got list of other values"),
+        ("metadata", np.array(["a", "b"]), r"field 'metadata' .*got <U1 of shape \(2,\)"),
+        ("num_classes", np.array("ten"), "field 'num_classes' must be one whole number"),
+        ("num_classes", np.array([3, 3]), "field 'num_classes' must be one whole number"),
+        ("test_set", np.array(["a", "b"]), "field 'test_set' must be one string"),
+        ("scores", np.full((2, 3, 3), "x"), "field 'scores' must hold numbers"),
+        ("model_names", np.array(["a", "b"], dtype=object), "field 'model_names' is an object array"),
+    ],
+)
+def test_predictions_npz_field_errors_name_the_field_not_delete(tmp_path, field, value, message):
+    """Was: 'not a readable predictions file (JSONDecodeError ...); delete it and rerun to rebuild it'
+    for a user's own file, or a bare "'int' object is not iterable"."""
+    path = tmp_path / "mine.npz"
+    np.savez(path, **(_GOOD_NPZ | {field: value}))
+    with pytest.raises(PredictionsError, match=rf"^{path}: {message}") as err:
+        load_predictions(path)
+    assert "delete" not in str(err.value)
+    np.savez(path, **_GOOD_NPZ)
+    assert load_predictions(path).model_names == ("a", "b")
+
+
+def test_damaged_predictions_npz_remedy_by_owner(tmp_path, monkeypatch):
+    """A user's file is to be written again; only the workflow's own (under resources/) is deleted."""
+    mine, ours = tmp_path / "mine.npz", tmp_path / "resources" / "predictions" / "user_x.npz"
+    for path in (mine, ours):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"PK damaged")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PredictionsError, match="write it again with holdout.predictions.save_predictions$"):
+        load_predictions(mine)
+    with pytest.raises(PredictionsError, match="the workflow made it: delete it and rerun to rebuild it$"):
+        load_predictions("resources/predictions/user_x.npz")
+
+
 def test_stale_partial_of_a_killed_fetch_is_removed_by_the_next_fetch(tmp_path, caplog):
     """Was: a fetch killed mid-copy left a hidden .partial-* file for ever."""
     src = tmp_path / "mirror" / "f.bin"
@@ -263,7 +312,10 @@ def test_similarity_subsets_and_gains_refuse_fractional_counts():
     [
         ("a,b,\n0,1,\n1,1,\n2,0,\n", "empty model name in the header .*a comma at the end of each line"),
         ("a,b\n0,1\n-1,1\n2,0\n", r"predictions out of range \[0, 3\): min -1, max 2 \(1 negative: an abstention\?"),
-        ("a,b\ncat,dog\ndog,dog\nfox,cat\n", "predictions must be numbers .*; class names\\? write both files as class indices"),
+        (
+            "a,b\ncat,dog\ndog,dog\nfox,cat\n",
+            "predictions must be numbers .*; class names\\? write both files as class indices",
+        ),
     ],
 )
 def test_predictions_csv_as_users_write_them_say_what_to_do(tmp_path, labels_csv, text, message):
@@ -271,3 +323,24 @@ def test_predictions_csv_as_users_write_them_say_what_to_do(tmp_path, labels_csv
     (tmp_path / "p.csv").write_text(text)
     with pytest.raises(DataError, match=rf"p\.csv: {message}"):
         convert_user_predictions(tmp_path / "p.csv", labels_csv, test_set="t")
+
+
+def test_damaged_labels_name_the_labels_file(tmp_path):
+    """Was: 'CIFAR-10.1 predictions (cifar10_1_v4): labels out of range' (the set, not the file)."""
+    from holdout.data.core import convert_cifar10_1_predictions, imagenet_labels
+
+    (tmp_path / "m_predictions.json").write_text("[0, 1, 2]")
+    labels = tmp_path / "cifar10.1_v4_labels.npy"
+    with pytest.raises(DataError, match=rf"^{labels}: class id 12 at position 1 is outside 0..9"):
+        convert_cifar10_1_predictions(
+            {"m": tmp_path / "m_predictions.json"}, np.array([0, 12, 2]), test_set="v4", labels_source=str(labels)
+        )
+    info = tmp_path / "class_info.json"
+    info.write_text('[{"wnid": "n0", "cid": 0}, {"wnid": "n1", "cid": 1000}]')
+    (tmp_path / "d.json").write_text('{"image_filenames": [["a.jpeg", "n0"], ["b.jpeg", "n1"]]}')
+    with pytest.raises(DataError, match=rf"^{info}: class id 1000 of n1 is outside 0..999"):
+        imagenet_labels(tmp_path / "d.json", info)
+    (tmp_path / "d.json").write_text('{"image_filenames": ["a.jpeg"]}')
+    info.write_text('[{"wnid": "n0", "cid": 0}]')
+    with pytest.raises(DataError, match="d.json: 'image_filenames' must hold"):
+        imagenet_labels(tmp_path / "d.json", info)

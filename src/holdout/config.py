@@ -32,13 +32,17 @@ __all__ = [
     "check_bounds",
     "check_config_files",
     "check_data",
+    "check_leaderboard_files",
+    "check_leaderboard_pair",
     "check_leaderboards",
+    "check_livecodebench_keys",
     "check_names",
     "check_retraining",
     "check_similarity",
     "check_startup",
     "check_unknown_keys",
     "check_writable",
+    "schema_error",
     "known_prediction_sets",
     "load_config_file",
     "load_yaml_strict",
@@ -185,6 +189,21 @@ def check_unknown_keys(config: Config, schema: Mapping[str, Any] | str | Path) -
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ConfigError(problems[0] + more)
+
+
+def schema_error(exc: BaseException) -> ConfigError:
+    """The schema validation's refusal (Snakemake's ``WorkflowError`` around a jsonschema
+    ``ValidationError``, printed with the whole schema) as one line naming the key:
+    ``config key audit.rvw_C: 0.5 is less than the minimum of 1 (see config/schema.yaml)``."""
+    import jsonschema
+
+    err = exc if isinstance(exc, jsonschema.ValidationError) else exc.__context__  # raised in its `except`
+    if not isinstance(err, jsonschema.ValidationError):
+        err = next((a for a in getattr(exc, "args", ()) if isinstance(a, jsonschema.ValidationError)), None)
+    if err is None:
+        return ConfigError(f"config: {str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}")
+    key = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in err.absolute_path).lstrip(".")
+    return ConfigError(f"config key {key or 'the top level'}: {err.message[:300]} (see config/schema.yaml)")
 
 
 def _mapping(value: Any) -> Mapping[Any, Any]:
@@ -383,10 +402,60 @@ def check_audit(config: Config) -> None:
             _check_known_sets(f"audit.user.{name}.new_set", [opts["new_set"]], users, "a data.user_predictions name")
 
 
-def check_adaptive(config: Config) -> None:
-    """Each ``adaptive.sets`` entry is a prediction set the config defines (built-in or user_<name>)."""
-    sets = (config.get("adaptive", {}) or {}).get("sets") or []
+def check_adaptive(config: Config, workdir: str | Path = ".") -> None:
+    """Each ``adaptive.sets`` entry is a prediction set the config defines (built-in or user_<name>);
+    with the study on, each user set has the models the attacks need (its file's header read):
+    ``adaptive.subset_size`` models per random ensemble, one model left by ``adaptive.exclude_models``,
+    ``adaptive.base_model`` among them."""
+    ad = _mapping(config.get("adaptive"))
+    sets = ad.get("sets") or []
     _check_known_sets("adaptive.sets", sets, known_prediction_sets(config), "a configured prediction set")
+    if not ad.get("enabled", True):
+        return
+    users = {f"user_{u.get('name')}": u for u in _list(_mapping(config.get("data")).get("user_predictions"))}
+    for name in (s for s in sets if s in users):
+        path = Path(workdir, Path(str(users[name].get("predictions"))).expanduser())
+        models = _user_set_models(users[name], path)
+        if models is not None:
+            _check_adaptive_models(ad, name, models, path)
+
+
+def _check_adaptive_models(ad: Mapping[str, Any], name: str, models: list[str], path: Path) -> None:
+    kept = [m for m in models if m not in set(_list(ad.get("exclude_models")))]
+    if not kept:
+        raise ConfigError(f"adaptive.exclude_models: leaves none of the {len(models)} models of {name} ({path})")
+    size = ad.get("subset_size", 5)
+    if "ensemble" in _list(ad.get("attacks", ["ensemble"])) and len(kept) < size:
+        raise ConfigError(
+            f"adaptive.subset_size: {size} models per random ensemble, but {name} has {len(kept)} ({path}): set "
+            f"adaptive.subset_size to at most {len(kept)}, or leave ensemble out of adaptive.attacks or {name} out "
+            "of adaptive.sets"
+        )
+    base = ad.get("base_model")
+    if base is not None and base not in kept:
+        raise ConfigError(f"adaptive.base_model: {base!r} is not a model of {name} ({path}){_closest(base, kept)}")
+
+
+def _user_set_models(entry: Mapping[str, Any], path: Path) -> list[str] | None:
+    """The model names of a ``data.user_predictions`` entry from its file's header (a .csv's first
+    row, an index column left out; a .npy's shape), None where it cannot be read (its conversion
+    job names the problem)."""
+    import csv
+
+    try:
+        if path.suffix.lower() == ".npy":
+            import numpy as np
+
+            shape = np.load(path, mmap_mode="r", allow_pickle=False).shape
+            k = 1 if len(shape) == 1 else shape[0]
+            return [str(m) for m in entry.get("model_names") or [f"model_{i}" for i in range(k)]]
+        if path.suffix.lower() == ".csv":
+            with open(path, newline="", encoding="utf-8-sig") as fh:
+                header = [c.strip() for c in next(csv.reader(fh), [])]
+            return header[1:] if header and header[0].lower() in ("", "unnamed: 0", "index") else header
+    except (OSError, ValueError, csv.Error):
+        return None
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -426,9 +495,11 @@ def check_writable(folders: Iterable[str | Path]) -> None:
 _TIMM_RESULTS = "pytorch-image-models/results/results-{}.csv"
 
 
-def check_leaderboards(config: Config) -> None:
+def check_leaderboards(config: Config, workdir: str | Path = ".") -> None:
     """Each timm set of ``leaderboards.pairs`` is a results file with a checksum (a misspelt one
-    would silently leave the whole study out), and the LiveCodeBench split dates are YYYY-MM-DD."""
+    would silently leave the whole study out), the LiveCodeBench split dates are YYYY-MM-DD, and,
+    with the study on, the keys that name parts of its files
+    ([`check_leaderboard_files`][holdout.config.check_leaderboard_files])."""
     lb = _mapping(config.get("leaderboards"))
     sums = _mapping(lb.get("checksums"))
     known = sorted(k[len(_TIMM_RESULTS) - 6 : -4] for k in sums if k.startswith(_TIMM_RESULTS[:-6]))
@@ -445,6 +516,119 @@ def check_leaderboards(config: Config) -> None:
     for key, value in splits:
         if value is not None and not _is_day(str(value)):
             raise ConfigError(f"leaderboards.livecodebench.{key}: {value!r} is not a date written YYYY-MM-DD")
+    if lb.get("enabled", True):
+        check_leaderboard_files(config, workdir)
+
+
+#: the mirror-relative names of the testbed, EvalPlus and LiveCodeBench files
+_TESTBED, _EVALPLUS = "imagenet-testbed/robustness_top1s.csv", "evalplus/results.json"
+_LCB = "livecodebench/src/mocks/performances_generation.json"
+
+
+def _leaderboard_file(config: Config, relpath: str, workdir: str | Path) -> Path | None:
+    """The local copy of a leaderboard input: in ``data.mirror``, or fetched by an earlier run;
+    None before it is downloaded (the job then checks the same keys)."""
+    mirror = _mapping(config.get("data")).get("mirror")
+    places = [Path(workdir, Path(mirror).expanduser(), relpath)] if mirror else []
+    places.append(Path(workdir, "resources/leaderboards/raw", relpath))
+    return next((p for p in places if p.is_file()), None)
+
+
+def _header_and_keys(source: str, path: Path) -> list[str]:
+    """The testbed CSV's columns (its header line only) or the EvalPlus pass@1 keys."""
+    import csv
+    import json
+
+    try:
+        if source == "testbed":
+            with open(path, newline="", encoding="utf-8") as fh:
+                return [c for c in next(csv.reader(fh), []) if c != "model"]
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(
+            f"{path}: unreadable ({type(exc).__name__}); restore it (leaderboards.checksums holds its checksum)"
+        ) from None
+    rows = data.values() if isinstance(data, Mapping) else []
+    return sorted({k for v in rows if isinstance(v, Mapping) for k in _mapping(v.get("pass@1"))})
+
+
+def check_leaderboard_files(config: Config, workdir: str | Path = ".") -> None:
+    """The keys of ``leaderboards`` that name parts of an input file, against the file where it is
+    already here ([`check_leaderboard_pair`][holdout.config.check_leaderboard_pair],
+    [`check_livecodebench_keys`][holdout.config.check_livecodebench_keys]); a file still to be
+    downloaded is checked by its job, with the same messages."""
+    lb = _mapping(config.get("leaderboards"))
+    for name, pair in _mapping(lb.get("pairs")).items():
+        relpath = {"testbed": _TESTBED, "evalplus": _EVALPLUS}.get(_mapping(pair).get("source"))
+        path = None if relpath is None else _leaderboard_file(config, relpath, workdir)
+        if path is not None:
+            check_leaderboard_pair(name, pair, path)
+    path = _leaderboard_file(config, _LCB, workdir)
+    if path is not None:
+        check_livecodebench_keys(_mapping(lb.get("livecodebench")), path)
+
+
+def check_leaderboard_pair(name: str, pair: Mapping[str, Any], path: str | Path) -> None:
+    """``leaderboards.pairs.<name>``'s original and new set are columns of the testbed CSV (its
+    header line only) or pass@1 keys of EvalPlus's ``results.json``; timm pairs need no file."""
+    source = pair.get("source")
+    if source not in ("testbed", "evalplus"):
+        return
+    known = _header_and_keys(source, Path(path))
+    for side in ("original", "new"):
+        value = pair.get(side)
+        if value not in known:
+            what = "column" if source == "testbed" else "pass@1 key"
+            listed = ", ".join(known) if len(known) <= 12 else f"{len(known)} columns"
+            raise ConfigError(
+                f"leaderboards.pairs.{name}.{side}: {value!r} is not a {what} of {path}{_closest(value, known)} "
+                f"({listed})"
+            )
+
+
+def check_livecodebench_keys(lcb: Mapping[str, Any], path: str | Path) -> None:
+    """``leaderboards.livecodebench``'s ``split`` and each placebo split leave items on both sides
+    (a placebo: within the split's side), ``line_models`` and ``families`` name models of the file."""
+    import json
+
+    import numpy as np
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        days = np.unique(
+            np.array([p["date"] for p in data["performances"]], dtype="datetime64[ms]").astype("datetime64[D]")
+        )
+        models = [str(m["model_repr"]) for m in data["models"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(
+            f"{path}: unreadable ({type(exc).__name__}); restore it (leaderboards.checksums holds its checksum)"
+        ) from None
+    if not days.size or lcb.get("split") is None:
+        return
+    split = np.datetime64(str(lcb["split"]), "D")
+    span = f"the {days.size} contest days of {path} run from {days[0]} to {days[-1]}"
+    if not days[0] < split <= days[-1]:
+        empty = "before" if split <= days[0] else "on or after"
+        raise ConfigError(
+            f"leaderboards.livecodebench.split: {split} leaves no item {empty} it ({span}): "
+            f"choose a day after {days[0]} and not after {days[-1]}"
+        )
+    for i, text in enumerate(_list(lcb.get("placebo_splits"))):
+        day = np.datetime64(str(text), "D")
+        where = "before" if day < split else "on or after"
+        side = days[days < split] if day < split else days[days >= split]
+        if not side[0] < day <= side[-1]:
+            raise ConfigError(
+                f"leaderboards.livecodebench.placebo_splits[{i}]: {day} leaves no item on one side within its "
+                f"period (the items {where} the split {split} run from {side[0]} to {side[-1]})"
+            )
+    named = [("line_models", m) for m in _list(lcb.get("line_models"))]
+    named += [(f"families.{f}", m) for f, ms in _mapping(lcb.get("families")).items() for m in _list(ms)]
+    for key, model in named:
+        if model not in models:
+            raise ConfigError(
+                f"leaderboards.livecodebench.{key}: {model!r} is not a model of {path}{_closest(model, models)}"
+            )
 
 
 def _is_day(text: str) -> bool:
@@ -488,8 +672,8 @@ def check_startup(
     check_bounds(config)
     check_adversarial(config)
     check_audit(config)
-    check_adaptive(config)
-    check_leaderboards(config)
+    check_adaptive(config, workdir)
+    check_leaderboards(config, workdir)
     check_retraining(config)
     check_writable(Path(workdir, name) for name in OUTPUT_FOLDERS)
 

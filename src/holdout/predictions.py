@@ -216,29 +216,105 @@ def align_models(original: Predictions, new: Predictions, source: str) -> Predic
 
 
 def load_predictions(path: str | Path) -> Predictions:
-    """Read and validate a predictions file written by [`save_predictions`][holdout.predictions.save_predictions]."""
+    """Read and validate a predictions file written by [`save_predictions`][holdout.predictions.save_predictions].
+
+    Every problem raises [`PredictionsError`][holdout.predictions.PredictionsError] naming the file
+    and the field."""
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as z:
             missing = {"predictions", "labels", "model_names"} - set(z.files)
             if missing:
-                raise PredictionsError(f"{path}: missing arrays {sorted(missing)}")
-            names = z["model_names"]
-            if names.ndim != 1:
-                raise PredictionsError(f"{path}: model_names must be a vector of K names, got shape {names.shape}")
-            return Predictions.create(
-                z["predictions"],
-                z["labels"],
-                [str(m) for m in names],
-                num_classes=int(z["num_classes"]) if "num_classes" in z.files else None,
-                test_set=str(z["test_set"]) if "test_set" in z.files else "",
-                metadata=json.loads(str(z["metadata"])) if "metadata" in z.files else None,
-                scores=z["scores"] if "scores" in z.files else None,
-                source=str(path),
-            )
+                raise PredictionsError(f"{path}: missing arrays {sorted(missing)}; {_remedy(path)}")
+            fields = {key: _field(z, key, path) for key in z.files}
     except PredictionsError:
         raise
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
         raise PredictionsError(
-            f"{path}: not a readable predictions file ({type(exc).__name__}: {exc}); delete it and rerun to rebuild it"
+            f"{path}: not a readable predictions file ({type(exc).__name__}: {exc}); {_remedy(path)}"
         ) from exc
+    names = fields["model_names"]
+    if names.ndim != 1:
+        raise PredictionsError(f"{path}: model_names must be a vector of K names, got shape {names.shape}")
+    return Predictions.create(
+        fields["predictions"],
+        fields["labels"],
+        [str(m) for m in names],
+        num_classes=_whole_number(fields["num_classes"], path) if "num_classes" in fields else None,
+        test_set=_one_string(fields, "test_set", path),
+        metadata=_metadata(fields, len(names), path),
+        scores=_floats(fields["scores"], "scores", path) if "scores" in fields else None,
+        source=str(path),
+    )
+
+
+def _remedy(path: Path) -> str:
+    """What to do about a bad predictions file: the workflow rebuilds its own (under resources/);
+    a user's file is theirs to write again, never to delete."""
+    try:
+        ours = path.resolve().is_relative_to(Path.cwd().resolve() / "resources")
+    except OSError:
+        ours = False
+    return (
+        "the workflow made it: delete it and rerun to rebuild it"
+        if ours
+        else ("write it again with holdout.predictions.save_predictions")
+    )
+
+
+def _field(z: Any, key: str, path: Path) -> np.ndarray:
+    """One array of the .npz, the field named when it cannot be read."""
+    try:
+        return z[key]
+    except ValueError as exc:
+        if "allow_pickle" in str(exc):
+            raise PredictionsError(
+                f"{path}: field {key!r} is an object array (pickled), which is not read: store it as plain "
+                f"strings or numbers (np.array(..., dtype=str)); {_remedy(path)}"
+            ) from None
+        raise PredictionsError(f"{path}: field {key!r} is unreadable ({exc}); {_remedy(path)}") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise PredictionsError(f"{path}: field {key!r} is unreadable ({type(exc).__name__}); {_remedy(path)}") from None
+
+
+def _whole_number(arr: np.ndarray, path: Path) -> int:
+    if arr.ndim != 0 or arr.dtype.kind not in "iuf" or (arr.dtype.kind == "f" and not float(arr).is_integer()):
+        raise PredictionsError(
+            f"{path}: field 'num_classes' must be one whole number, got {arr.dtype} of shape {arr.shape}"
+        )
+    return int(arr)
+
+
+def _one_string(fields: Mapping[str, np.ndarray], key: str, path: Path) -> str:
+    if key not in fields:
+        return ""
+    arr = fields[key]
+    if arr.ndim != 0:
+        raise PredictionsError(f"{path}: field {key!r} must be one string, got shape {arr.shape}")
+    return str(arr)
+
+
+def _floats(arr: np.ndarray, key: str, path: Path) -> np.ndarray:
+    if arr.dtype.kind not in "iuf":
+        raise PredictionsError(f"{path}: field {key!r} must hold numbers, got dtype {arr.dtype}")
+    return arr
+
+
+def _metadata(fields: Mapping[str, np.ndarray], k: int, path: Path) -> list[dict[str, Any]] | None:
+    """The ``metadata`` field: one JSON string holding a list of K objects (one per model)."""
+    if "metadata" not in fields:
+        return None
+    arr = fields["metadata"]
+    what = f"{path}: field 'metadata' must be one JSON string holding a list of {k} objects (one per model)"
+    if arr.ndim != 0 or arr.dtype.kind not in "US":
+        raise PredictionsError(f"{what}, got {arr.dtype} of shape {arr.shape}")
+    text = arr.item()
+    try:
+        meta = json.loads(text.decode() if isinstance(text, bytes) else text)
+    except ValueError as exc:
+        raise PredictionsError(f"{what}; it is not JSON ({exc})") from None
+    if not isinstance(meta, list) or not all(isinstance(m, dict) for m in meta):
+        raise PredictionsError(
+            f"{what}, got {type(meta).__name__}{'' if not isinstance(meta, list) else ' of other values'}"
+        )
+    return meta

@@ -4,6 +4,7 @@ why it does not apply; outputs that appear whole, never beside another run's fil
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -264,6 +265,36 @@ def test_translations_of_the_same_models_in_another_order_accepted(tmp_path):
     assert main(_translation_inputs(tmp_path, SEEDS)) == 0
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("eps", np.array("one"), "eps must be one number, got <U3"),
+        ("eps", np.array([1.0, 2.0]), r"eps must be one number, got float64 of shape \(2,\)"),
+        ("eps", np.float64(1e7), "eps = 1e[+]07 pixels: V_eps has at least"),
+        ("excess_logits", "strings", "excess_logits must hold numbers"),
+        ("models", "objects", "field 'models' is unreadable"),
+        (None, None, r"not a readable \.npz file \(BadZipFile"),
+    ],
+)
+def test_bad_translations_field_names_the_translations_file(capsys, tmp_path, field, value, message):
+    """Was: 'the audit of p.npy: could not convert string to float' (the predictions blamed) or an
+    out-of-memory error on the predictions."""
+    argv = _translation_inputs(tmp_path, SEEDS)
+    bad = tmp_path / "t.npz"
+    if field is None:
+        bad.write_bytes(EXAMPLE_TRANSLATIONS.read_bytes()[:500])
+    else:
+        with np.load(EXAMPLE_TRANSLATIONS) as z:
+            arrays = {k: z[k] for k in z.files}
+        made = {"strings": np.full(arrays["predictions"].shape, "x"), "objects": arrays["models"].astype(object)}
+        arrays[field] = made[value] if isinstance(value, str) and value in made else value
+        np.savez(bad, **arrays)
+    argv[argv.index(str(EXAMPLE_TRANSLATIONS))] = str(bad)
+    err = _error(capsys, argv)
+    assert re.match(rf"holdout audit: error: --translations {bad}: {message}", err), err
+    assert "p.npy" not in err
+
+
 @pytest.mark.parametrize("index", ["", "Unnamed: 0", "idx"])
 def test_pandas_index_column_dropped_with_a_notice(capsys, tmp_path, index):
     import pandas as pd
@@ -309,3 +340,53 @@ def test_two_dimensional_model_names_in_npz_refused(capsys, tmp_path):
              model_names=np.array([["a"], ["b"]]))  # fmt: skip
     err = _error(capsys, ["audit", str(tmp_path / "p.npz"), *FAST, "--out", str(tmp_path / "o")])
     assert "p.npz: model_names must be a vector of K names, got shape (2, 1)" in err
+
+
+# --- the new test set's file, as its options apply to it ------------------------------------------
+
+
+def _sets(tmp_path: Path) -> dict[str, str]:
+    rng = np.random.default_rng(3)
+    y, y_new = rng.integers(0, 10, 60), rng.integers(0, 10, 40)
+    p = np.where(rng.random((3, 60)) < 0.8, y, rng.integers(0, 10, (3, 60)))
+    p_new = np.where(rng.random((3, 40)) < 0.7, y_new, rng.integers(0, 10, (3, 40)))
+    save_predictions(tmp_path / "p.npz", Predictions.create(p, y, ["a", "b", "c"], num_classes=10))
+    save_predictions(tmp_path / "N.NPZ", Predictions.create(p_new, y_new, ["a", "b", "c"], num_classes=10))
+    np.save(tmp_path / "p.npy", p)
+    np.save(tmp_path / "scores.npy", np.eye(10, dtype=np.float32)[p])
+    np.save(tmp_path / "y.npy", y)
+    np.save(tmp_path / "new.npy", p_new)
+    np.save(tmp_path / "new_scores.npy", np.eye(10, dtype=np.float32)[p_new])
+    np.save(tmp_path / "y_new.npy", y_new)
+    return {
+        k: str(tmp_path / f)
+        for k, f in [("npz", "p.npz"), ("NPZ", "N.NPZ")]
+        + [(s, f"{s}.npy") for s in ("p", "scores", "y", "new", "new_scores", "y_new")]
+    }
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["{npz}", "--new-predictions", "{new}"],  # was: 'm0' is in one file only (a .npy has no names)
+        ["{npz}", "--new-predictions", "{new}", "--new-labels", "{y_new}"],
+        ["{p}", "--labels", "{y}", "--model-names", "a,b,c", "--new-predictions", "{NPZ}"],  # was: not .csv or .npy
+        ["{scores}", "--labels", "{y}", "--scores", "--model-names", "a,b,c", "--new-predictions", "{NPZ}"],
+    ],
+)
+def test_new_predictions_read_as_their_own_kind(tmp_path, argv):
+    """Was: a .npy's models named model_0.. against a .npz's names; PREDICTIONS' --model-names / --scores
+    refused for a .npz new set; an upper-case .NPZ read as a CSV."""
+    files = _sets(tmp_path)
+    args = ["audit", *(a.format(**files) for a in argv), "--lenses", "accuracy", "--out", str(tmp_path / "o")]
+    assert main(args) == 0
+
+
+def test_new_scores_without_new_labels_ask_for_new_labels(capsys, tmp_path):
+    files = _sets(tmp_path)
+    argv = ["audit", files["scores"], "--labels", files["y"], "--scores", "--new-predictions", files["new_scores"]]
+    err = _error(capsys, [*argv, "--lenses", "accuracy", "--out", str(tmp_path / "o")])
+    assert err.endswith(
+        "a 3-D array (scores or top-k) is read with its labels: give --new-labels, or the K x n predicted classes"
+    )
+    assert "--labels" not in err.replace("--new-labels", "")

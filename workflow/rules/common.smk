@@ -25,7 +25,10 @@ _check_single_configfile_flag(sys.argv)
 # A misspelt key: one line naming it and the closest known key (the schema's own message names neither).
 holdout_config.check_unknown_keys(config, Path(workflow.basedir) / "config/schema.yaml")
 holdout_config.check_names(config)  # a name that becomes a path: one line naming the key
-validate(config, "../../config/schema.yaml")
+try:
+    validate(config, "../../config/schema.yaml")
+except WorkflowError as exc:  # one line naming the key, not the whole schema
+    raise holdout_config.schema_error(exc) from None
 # Checks spanning several keys, the config files' YAML, data.mirror and the output folders.
 holdout_config.check_startup(config, configfiles=workflow.configfiles, workdir=Path.cwd())
 

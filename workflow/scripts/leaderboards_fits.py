@@ -3,6 +3,7 @@ robustness, written per pair; then all fits in one table."""
 
 from pathlib import Path
 
+from holdout.config import check_leaderboard_pair
 from holdout.leaderboards import accuracy_table_audit
 from holdout.leaderboards.outputs import fits_table, write_table
 from holdout.leaderboards.sources import pair_table, split_off_size, timm_architecture, timm_in1k_only
@@ -15,6 +16,8 @@ inp, out, params = snakemake.input, snakemake.output, snakemake.params  # noqa: 
 files = {k: v for k, v in dict(inp).items() if k != "imagenetv2"}
 for name, summary_path in zip(params.pairs, out.summaries, strict=True):
     pair = params.pairs[name]
+    if pair["source"] in files:  # a testbed column or EvalPlus key: one line naming the config key
+        check_leaderboard_pair(name, pair, files[pair["source"]])
     with timed(log, f"accuracy-table audit {name}"):
         t = pair_table(pair["source"], files, pair["original"], pair["new"])
         excluded: list[str] = []

@@ -30,6 +30,7 @@ Coverage: the random AEGs need every offset of ``{0} u V u (V + V)``, the determ
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,6 +210,13 @@ def check_translations(data: TranslationsData) -> TranslationsData:
             raise _fail(path, "excess_logits must be finite and >= 0 wherever a prediction is given")
     if data.indices is not None and data.indices.shape != (n,):
         raise _fail(path, f"indices has shape {data.indices.shape}, expected ({n},)")
+    e = int(data.eps) if np.isfinite(data.eps) and data.eps >= 1 else 0
+    if 2 * e * e + 2 * e + 1 > P:  # the l1 ball of radius eps, inside every V_eps: not even V is in the file
+        raise _fail(
+            path,
+            f"eps = {data.eps:g} pixels: V_eps has at least {2 * e * e + 2 * e + 1:,} offsets, the file holds {P} "
+            "vectors: no attack can run (eps is the translation's size in pixels)",
+        )
     try:
         data.translations  # noqa: B018 (validates eps and norm)
     except ValueError as exc:
@@ -226,10 +234,12 @@ def read_translations(path: str | Path) -> TranslationsData:
     if not Path(path).is_file():
         raise _fail(p, "translations file not found")
     try:
-        with np.load(path, allow_pickle=False) as z:
-            z = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as exc:
-        raise _fail(p, f"not a readable .npz file ({exc})") from None
+        with np.load(path, allow_pickle=False) as npz:
+            z = {k: _array(npz, k, p) for k in npz.files}
+    except TranslationsFileError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise _fail(p, f"not a readable .npz file ({type(exc).__name__}: {exc}); write it again") from None
     preds = _int_array(z, "predictions", 3, p)
     for key in ("models", "eps"):
         if key not in z:
@@ -240,13 +250,33 @@ def read_translations(path: str | Path) -> TranslationsData:
         vectors=_int_array(z, "vectors", 2, p),
         labels=_int_array(z, "labels", 1, p),
         models=tuple(str(m) for m in np.atleast_1d(z["models"])),
-        eps=float(z["eps"]),
+        eps=_number(z["eps"], "eps", p),
         norm=str(z["norm"]) if "norm" in z else "max",
-        excess_logits=None if exc_l is None else np.asarray(exc_l, dtype=np.float64),
+        excess_logits=None if exc_l is None else _float_array(exc_l, "excess_logits", p),
         indices=_int_array(z, "indices", 1, p) if "indices" in z else None,
         source=p,
     )
     return check_translations(data)
+
+
+def _array(npz: Any, key: str, path: str) -> np.ndarray:
+    """One array of the file, the field named when it cannot be read (a pickled object array)."""
+    try:
+        return npz[key]
+    except ValueError as exc:
+        raise _fail(path, f"field {key!r} is unreadable ({exc}): store plain numbers or strings") from None
+
+
+def _number(arr: np.ndarray, key: str, path: str) -> float:
+    if arr.ndim != 0 or arr.dtype.kind not in "iuf":
+        raise _fail(path, f"{key} must be one number, got {arr.dtype} of shape {arr.shape}")
+    return float(arr)
+
+
+def _float_array(arr: np.ndarray, key: str, path: str) -> np.ndarray:
+    if arr.dtype.kind not in "iuf":
+        raise _fail(path, f"{key} must hold numbers, got dtype {arr.dtype}")
+    return np.asarray(arr, dtype=np.float64)
 
 
 def write_translations(path: str | Path, data: TranslationsData) -> Path:

@@ -31,6 +31,11 @@ MIN_MODELS = 3
 def read_unlabeled(path: str | Path, original: Predictions, model_names: list[str] | None) -> np.ndarray:
     """The new-set predictions of ``original``'s models (``.csv`` / ``.npy``, no labels), K x n in
     ``original``'s model order."""
+    if _is_3d_npy(path):
+        raise AuditError(
+            f"--new-predictions {path}: a 3-D array (scores or top-k) is read with its labels: give "
+            "--new-labels, or the K x n predicted classes"
+        )
     try:
         preds, names = read_user_predictions(path, model_names)
     except DataError as exc:
@@ -44,6 +49,13 @@ def read_unlabeled(path: str | Path, original: Predictions, model_names: list[st
         raise AuditError(f"--new-predictions {path}: no predictions (0 items)")
     order = [names.index(m) for m in original.model_names]
     return preds[order]
+
+
+def _is_3d_npy(path: str | Path) -> bool:
+    try:
+        return Path(path).suffix.lower() == ".npy" and np.load(path, mmap_mode="r", allow_pickle=False).ndim == 3
+    except (OSError, ValueError):
+        return False  # the reader names the problem
 
 
 def write_aline(original: Predictions, new: np.ndarray, new_labels: np.ndarray | None, folder: Path) -> dict:

@@ -88,7 +88,11 @@ def _add_audit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("predictions", nargs="?", help="predictions of the K models on the test set (.csv, .npy or .npz)")
     p.add_argument("--labels", help="true labels of the test set (.npy or .csv; optional for .npz)")
     p.add_argument("--out", default="audit", help="output folder")
-    p.add_argument("--new-predictions", help="the same models' predictions on a second, newer test set")
+    p.add_argument(
+        "--new-predictions",
+        help="the same models' predictions on a second, newer test set (.csv and .npz by name; a .npy's rows are "
+        "PREDICTIONS' models in order); without --new-labels: agreement on the line",
+    )
     p.add_argument("--new-labels", help="labels of the newer test set")
     p.add_argument("--eps", type=float, default=0.01, help="accuracy tolerance of the bounds, in (0, 1)")
     p.add_argument("--delta", type=float, default=0.05, help="failure probability of the bounds, in (0, 1)")
@@ -244,12 +248,13 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
     with user_input("--predictions", args.predictions):
         preds, read_as = _load(args, args.predictions, args.labels, "predictions")
     new = unlabeled = None
-    if args.new_predictions is not None and args.new_labels is None and not args.new_predictions.endswith(".npz"):
+    new_args = _new_set_args(args, preds)
+    if args.new_predictions is not None and args.new_labels is None and not _is_npz(args.new_predictions):
         with user_input("--new-predictions", args.new_predictions):  # no labels: agreement on the line only
-            unlabeled = read_unlabeled(args.new_predictions, preds, args.model_names)
+            unlabeled = read_unlabeled(args.new_predictions, preds, new_args.model_names)
     elif args.new_predictions is not None:
         with user_input("--new-predictions", args.new_predictions):
-            new, _ = _load(args, args.new_predictions, args.new_labels, "--new-predictions")
+            new, _ = _load(new_args, args.new_predictions, args.new_labels, "--new-predictions")
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
     check_memory(preds.num_models, preds.num_examples, args.force, str(args.predictions))
@@ -265,6 +270,23 @@ def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str
         matrix, labels = (unlabeled, None) if aligned is None else (aligned.predictions, aligned.labels)
         summary["aline"] = write_aline(preds, matrix, labels, folder)
     return summary
+
+
+def _is_npz(path: str) -> bool:
+    return Path(path).suffix.lower() == ".npz"
+
+
+def _new_set_args(args: argparse.Namespace, preds: Predictions) -> argparse.Namespace:
+    """The options as they apply to --new-predictions: a .npy has no names (its rows are PREDICTIONS'
+    models, in order); a .npz holds its names and classes (--model-names, --scores, --topk are
+    PREDICTIONS' options there)."""
+    new = args.new_predictions or ""
+    names = list(preds.model_names) if Path(new).suffix.lower() == ".npy" else args.model_names
+    if _is_npz(new):
+        return argparse.Namespace(
+            **{**vars(args), "model_names": None, "num_classes": None, "scores": False, "topk": False}
+        )
+    return argparse.Namespace(**{**vars(args), "model_names": names})
 
 
 def _search_size(text: str | None) -> int | None:

@@ -184,7 +184,7 @@ def read_cifar10_1_prediction_file(path: str | Path) -> np.ndarray:
     return _check_class_ids(arr, path, 10)
 
 
-def _check_class_ids(arr: np.ndarray, path: Path, num_classes: int) -> np.ndarray:
+def _check_class_ids(arr: np.ndarray, path: str | Path, num_classes: int) -> np.ndarray:
     """``arr`` when every class id lies in [0, num_classes); DataError naming the file and the first bad id."""
     bad = np.flatnonzero((arr < 0) | (arr >= num_classes))
     if bad.size:
@@ -212,7 +212,7 @@ def convert_cifar10_1_predictions(
     names = list(files)
     rows = []
     meta = []
-    n = int(np.asarray(labels).shape[0])
+    n = int(_check_class_ids(np.asarray(labels), labels_source, 10).shape[0])  # damaged labels: their file named
     for name in names:
         path = Path(files[name])
         arr = read_cifar10_1_prediction_file(path)
@@ -249,10 +249,18 @@ def imagenet_labels(dataset_json: str | Path, class_info_json: str | Path) -> np
         cid = {c["wnid"]: int(c["cid"]) for c in json.loads(class_info_json.read_text())}
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise DataError(f"{class_info_json}: expected a json list of {{cid, wnid}} ({exc})") from exc
+    bad = sorted(w for w, c in cid.items() if not 0 <= c < 1000)
+    if bad:
+        raise DataError(
+            f"{class_info_json}: class id {cid[bad[0]]} of {bad[0]} is outside 0..999 ({len(bad)} such); "
+            "this file is damaged: fetch it again"
+        )
     try:
         return np.array([cid[wnid] for _, wnid in images], dtype=np.int64)
     except KeyError as exc:
         raise DataError(f"{dataset_json}: wnid {exc.args[0]} not in {class_info_json}") from exc
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"{dataset_json}: 'image_filenames' must hold [file, wnid] pairs ({exc})") from exc
 
 
 def convert_imagenet_testbed(

@@ -111,20 +111,15 @@ def load_merged_config(configfiles: Sequence[str | Path], base: str | Path = "co
 
 def _validate(cfg: dict[str, Any], schema: Path) -> None:
     """The schema's check with its defaults; its refusal as one line naming the key (not the whole config)."""
-    import jsonschema
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate
 
-    from holdout.config import ConfigError
+    from holdout.config import schema_error
 
     try:
         validate(cfg, str(schema), set_default=True)
     except WorkflowError as exc:
-        err = exc.__context__  # snakemake raises inside its `except ValidationError`
-        if not isinstance(err, jsonschema.ValidationError):
-            raise ConfigError(f"config: {str(exc).splitlines()[0]}") from None
-        key = ".".join(str(k) for k in err.absolute_path) or "the top level"
-        raise ConfigError(f"config key {key}: {err.message[:300]} (see config/schema.yaml)") from None
+        raise schema_error(exc) from None
 
 
 def count_model(model_config: Any, image_size: int = 32) -> tuple[int, int]:
