@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
+from holdout.config import check_livecodebench_keys
 from holdout.leaderboards import contamination
 from holdout.leaderboards.checks import contamination_checks
 from holdout.leaderboards.lenses import correctness_lenses
@@ -16,6 +17,8 @@ from holdout.runlog import script_logger, timed
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
 p, out = snakemake.params, snakemake.output  # noqa: F821
+keys = {"split": p.split, "placebo_splits": p.placebo_splits, "line_models": p.line_models, "families": p.families}
+check_livecodebench_keys(keys, snakemake.input[0])  # noqa: F821 (a key the file contradicts: one line naming it)
 with timed(log, "LiveCodeBench lenses"):
     lcb = livecodebench(snakemake.input[0], p.samples)  # noqa: F821
     lenses = correctness_lenses(lcb.correctness, np.round(np.linspace(0.5, 1.0, 51), 4), p.eps, p.delta, p.alpha)
