@@ -190,3 +190,17 @@ def test_adaptive_base_model_and_exclusions_checked_on_user_sets(repo):
         check_adaptive(cfg, repo)
     cfg["adaptive"]["enabled"] = False
     check_adaptive(cfg, repo)
+
+
+def test_evalplus_size_the_values_do_not_fit_is_named(mirrored):
+    """Was: a wrong n_new left most models out as 'another version of the set', without a word."""
+    mirrored["leaderboards"]["pairs"]["evalplus_mbpp"]["n_new"] = 100
+    with pytest.raises(ConfigError, match=r"^leaderboards\.pairs\.evalplus_mbpp\.n_new: 100 problems, but only 9 of"):
+        check_leaderboards(mirrored)
+
+
+def test_the_jobs_check_the_keys_against_files_they_download(repo):
+    """Without data.mirror the files arrive in the run: the jobs run the same checks."""
+    scripts = repo / "workflow/scripts"
+    assert "check_leaderboard_pair(name, pair" in (scripts / "leaderboards_fits.py").read_text()
+    assert "check_livecodebench_keys(keys" in (scripts / "leaderboards_livecodebench.py").read_text()

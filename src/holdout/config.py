@@ -534,22 +534,50 @@ def _leaderboard_file(config: Config, relpath: str, workdir: str | Path) -> Path
     return next((p for p in places if p.is_file()), None)
 
 
-def _header_and_keys(source: str, path: Path) -> list[str]:
-    """The testbed CSV's columns (its header line only) or the EvalPlus pass@1 keys."""
+def _unreadable(path: Path, exc: BaseException) -> ConfigError:
+    return ConfigError(
+        f"{path}: unreadable ({type(exc).__name__}); restore it (leaderboards.checksums holds its checksum)"
+    )
+
+
+def _testbed_columns(path: Path) -> list[str]:
+    """The testbed CSV's columns, from its header line only."""
     import csv
+
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            return [c for c in next(csv.reader(fh), []) if c != "model"]
+    except (OSError, ValueError) as exc:
+        raise _unreadable(path, exc) from None
+
+
+def _evalplus_rates(path: Path) -> dict[str, list[float]]:
+    """Every model's pass@1 (percent) in EvalPlus's ``results.json``, by key (humaneval, mbpp+, ...)."""
     import json
 
     try:
-        if source == "testbed":
-            with open(path, newline="", encoding="utf-8") as fh:
-                return [c for c in next(csv.reader(fh), []) if c != "model"]
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
+        raise _unreadable(path, exc) from None
+    out: dict[str, list[float]] = {}
+    for row in data.values() if isinstance(data, Mapping) else []:
+        for key, value in _mapping(_mapping(row).get("pass@1")).items():
+            if isinstance(value, (int, float)):
+                out.setdefault(key, []).append(float(value))
+    return out
+
+
+def _check_evalplus_size(key: str, n: Any, rates: list[float], set_name: str, path: str | Path) -> None:
+    """Most pass@1 values of a set of n problems are k/n in percent, to one decimal: a size that half
+    of them do not fit is not the set's (the fits would leave those models out as another version's)."""
+    if not isinstance(n, int) or n < 1 or not rates:
+        return
+    fit = sum(abs(round(v * n / 100) / n * 100 - v) <= 0.05 + 1e-9 for v in rates)
+    if 2 * fit < len(rates):
         raise ConfigError(
-            f"{path}: unreadable ({type(exc).__name__}); restore it (leaderboards.checksums holds its checksum)"
-        ) from None
-    rows = data.values() if isinstance(data, Mapping) else []
-    return sorted({k for v in rows if isinstance(v, Mapping) for k in _mapping(v.get("pass@1"))})
+            f"{key}: {n} problems, but only {fit} of the {len(rates)} pass@1 values of {set_name!r} in {path} are "
+            f"k/{n} (to one decimal): give that set's number of problems"
+        )
 
 
 def check_leaderboard_files(config: Config, workdir: str | Path = ".") -> None:
@@ -570,11 +598,13 @@ def check_leaderboard_files(config: Config, workdir: str | Path = ".") -> None:
 
 def check_leaderboard_pair(name: str, pair: Mapping[str, Any], path: str | Path) -> None:
     """``leaderboards.pairs.<name>``'s original and new set are columns of the testbed CSV (its
-    header line only) or pass@1 keys of EvalPlus's ``results.json``; timm pairs need no file."""
+    header line only) or pass@1 keys of EvalPlus's ``results.json``, there with sizes the values
+    fit; timm pairs need no file."""
     source = pair.get("source")
     if source not in ("testbed", "evalplus"):
         return
-    known = _header_and_keys(source, Path(path))
+    rates = _evalplus_rates(Path(path)) if source == "evalplus" else {}
+    known = sorted(rates) if source == "evalplus" else _testbed_columns(Path(path))
     for side in ("original", "new"):
         value = pair.get(side)
         if value not in known:
@@ -584,6 +614,9 @@ def check_leaderboard_pair(name: str, pair: Mapping[str, Any], path: str | Path)
                 f"leaderboards.pairs.{name}.{side}: {value!r} is not a {what} of {path}{_closest(value, known)} "
                 f"({listed})"
             )
+        _check_evalplus_size(
+            f"leaderboards.pairs.{name}.n_{side}", pair.get(f"n_{side}"), rates.get(value, []), value, path
+        )
 
 
 def check_livecodebench_keys(lcb: Mapping[str, Any], path: str | Path) -> None:
