@@ -43,7 +43,7 @@ def test_checksum_mismatch_message_names_file_expected_actual_and_fix(tmp_path):
     assert str(f) in msg
     assert "0" * 64 in msg
     assert hashlib.sha256(b"not the real file").hexdigest() in msg
-    assert "delete it and fetch it again" in msg and "data.checksums" in msg
+    assert "fetch it again" in msg and "delete" not in msg and "data.checksums" in msg
 
 
 def test_fetch_from_mirror_verifies_and_places_file(tmp_path):
@@ -63,8 +63,10 @@ def test_corrupt_mirror_copy_never_reaches_resources(tmp_path):
     (mirror / "f.json").write_bytes(b"[1, 2, 3")  # truncated copy
     resources = tmp_path / "resources"
     dest = resources / "raw" / "f.json"
-    with pytest.raises(ChecksumError, match="checksum mismatch for f.json"):
+    with pytest.raises(ChecksumError, match="checksum mismatch for f.json") as err:
         fetch(mirror / "f.json", dest, _sha(b"[1, 2, 3]"))
+    assert "nothing was written; replace the mirror's copy with the published file" in str(err.value)
+    assert "delete" not in str(err.value)  # was: "delete it and fetch it again" (the mirror is the user's)
     assert not dest.exists()
     assert [p for p in resources.rglob("*") if p.is_file()] == []
 

@@ -62,17 +62,19 @@ def checksum_of(path: str | Path, algorithm: str = "sha256") -> str:
     return h.hexdigest()
 
 
-def verify_checksum(path: str | Path, checksum: str, *, name: str | None = None) -> None:
+def verify_checksum(
+    path: str | Path, checksum: str, *, name: str | None = None, remedy: str = "fetch it again"
+) -> None:
     """Raise [`ChecksumError`][holdout.data.fetch.ChecksumError] unless ``path`` has ``checksum``.
 
-    ``name`` is the file's name in the message (defaults to ``path``).
+    ``name`` is the file's name in the message (defaults to ``path``); ``remedy`` what to do.
     """
     algo, expected = parse_checksum(checksum)
     actual = checksum_of(path, algo)
     if actual != expected:
         raise ChecksumError(
             f"checksum mismatch for {name or path}: expected {algo}:{expected}, got {algo}:{actual}. "
-            "The file is corrupt, incomplete or a different version: delete it and fetch it again; "
+            f"The file is corrupt, incomplete or a different version: {remedy}; "
             "if you trust this version (e.g. a documented rebuild), put its checksum in config "
             "(data.checksums) instead."
         )
@@ -182,7 +184,12 @@ def fetch(
                 )
             shutil.copyfile(path, tmp)
             log.info("copied %s (%.1f MB) from the mirror", path, path.stat().st_size / 1e6)
-        verify_checksum(tmp, checksum, name=f"{dest.name} (from {src})")
+        remedy = (
+            "nothing was written; download it again"
+            if _is_url(src)
+            else "nothing was written; replace the mirror's copy with the published file"
+        )
+        verify_checksum(tmp, checksum, name=f"{dest.name} (from {src})", remedy=remedy)
         os.replace(tmp, dest)
     finally:
         if tmp.exists():
