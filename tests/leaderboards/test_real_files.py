@@ -286,3 +286,11 @@ def test_spreadsheet_serial_days_and_missing_cells_are_named(tmp_path):
     path.write_text("model,q1,q2,q3\na,1,0,1.5\nb,1,1,0\n")
     with pytest.raises(CorrectnessError, match="value 1.5 for model 'a', item 'q3' is outside"):
         read_correctness(path)
+
+
+def test_an_item_twice_in_the_header_is_refused(tmp_path):
+    """Was: read as two test points (rc 0), the intervals narrower than the data allow."""
+    path = tmp_path / "m.csv"
+    path.write_text("model,q1,q1,q2\na,1,0,1\nb,1,1,0\n")
+    with pytest.raises(CorrectnessError, match="item 'q1' appears 2 times: each item once"):
+        read_correctness(path)

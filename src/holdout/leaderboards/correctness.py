@@ -266,6 +266,12 @@ def read_correctness(
             note = "; ".join(x for x in (note, "one row per item (--rows items): read transposed") if x)
     else:
         raise CorrectnessError(f"{path}: expected a .csv or .npy correctness matrix")
+    if items is not None and len(set(items)) < len(items):
+        dup = pd.Index(items)[pd.Index(items).duplicated()][0]
+        raise CorrectnessError(
+            f"{path}: item {dup!r} appears {list(items).count(dup)} times: each item once (it would be counted as "
+            "several test points)"
+        )
     c = check_correctness(values, names, str(path), samples, None if items is None else list(items))
     return replace(c, item_names=None if items is None else tuple(items), read_as=note)
 
