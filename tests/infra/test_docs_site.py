@@ -343,6 +343,7 @@ def test_bench_workflow_reads_each_jobs_own_account(tmp_path):
     top = summary["top_rules"][0]
     assert (top["rule"], top["jobs"], top["cpu_time"]) == ("search/train", 2, 41.0)
     assert top["job_cpu_s"] == pytest.approx(62.0)
+    assert summary["studies"] == {"search": {"jobs": 3, "job_cpu_s": pytest.approx(62.0)}}
 
 
 # --- versions named in the docs ------------------------------------------------------------------
