@@ -17,8 +17,8 @@ from packaging.requirements import Requirement
 REPO = Path(__file__).resolve().parents[2]
 # what the README's timings of the main job assume: torch for training, numba for the synthetic kernel
 SPEED_ASSUMES = {"torch", "torchvision", "numba"}
-# what the test suite imports beyond the runtime dependencies
-TESTS_NEED = {"pytest", "pytest-timeout", "torch", "torchvision", "numba"}
+# what the test suite imports beyond the runtime dependencies, and pytest-xdist for the README's `-n 2`
+TESTS_NEED = {"pytest", "pytest-timeout", "pytest-xdist", "torch", "torchvision", "numba"}
 PIP_EXTRAS = re.compile(r"pip install (?:-q )?-e '\.\[([a-z0-9_,-]+)\]'")
 
 
