@@ -57,6 +57,8 @@ BENCH_GLOB = "logs/**/*.benchmark.tsv"
 BUDGET_WALL_S = 600.0
 BUDGET_CPU_S = 1000.0
 BUDGET_RERUN_S = 5.0
+# The studies that train or run networks (the pages compare their share of the tree with the rest).
+NETWORK_STUDIES = ("retraining", "search", "predict", "adversarial_synthetic", "seeds", "adversarial_cifar10")
 
 
 def copy_repository(repo: Path, dest: Path) -> None:
@@ -227,8 +229,24 @@ def docs_measurement(res: dict[str, object], note: str) -> dict[str, object]:
         "jobs_sys_s": round(float(res.get("jobs_sys_s", float("nan"))), 1),  # type: ignore[arg-type]
         "top_rules_cpu_s": {r["rule"]: round(r["cpu_time"], 1) for r in res["top_rules"][:7]},  # type: ignore[index]
         "top_rules_job_cpu_s": {r["rule"]: round(r.get("job_cpu_s", 0.0), 1) for r in res["top_rules"][:10]},  # type: ignore[index]
-        "studies_job_cpu_s": {k: round(v["job_cpu_s"], 1) for k, v in dict(res.get("studies", {})).items()},  # type: ignore[union-attr]
-        "studies_jobs": {k: int(v["jobs"]) for k, v in dict(res.get("studies", {})).items()},  # type: ignore[union-attr]
+        **study_shares(dict(res.get("studies", {})), float(res["tree_cpu_s"]), float(res.get("jobs_cpu_s", 0.0))),  # type: ignore[arg-type]
+    }
+
+
+def study_shares(studies: dict[str, dict[str, float]], tree_cpu_s: float, jobs_cpu_s: float) -> dict[str, object]:
+    """Per study (own accounts), and the studies that train or run networks against the rest."""
+    net = [k for k in NETWORK_STUDIES if k in studies]
+    net_cpu = sum(studies[k]["job_cpu_s"] for k in net)
+    return {
+        "studies_job_cpu_s": {k: round(v["job_cpu_s"], 1) for k, v in studies.items()},
+        "studies_jobs": {k: int(v["jobs"]) for k, v in studies.items()},
+        "network_studies": net,
+        "network_studies_jobs": sum(int(studies[k]["jobs"]) for k in net),
+        "network_studies_job_cpu_s": round(net_cpu, 2),  # 2 places: no double rounding in the pages
+        "other_studies_jobs": sum(int(v["jobs"]) for k, v in studies.items() if k not in net),
+        "other_studies_job_cpu_s": round(jobs_cpu_s - net_cpu, 2),
+        "tree_minus_jobs_cpu_s": round(tree_cpu_s - jobs_cpu_s, 1),
+        "network_share_of_tree_pct": round(100 * net_cpu / tree_cpu_s) if tree_cpu_s else None,
     }
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
-import ctypes.util
 import logging
 import re
 import resource
@@ -83,10 +82,8 @@ def keep_freed_memory(trim_mb: int = 1024, mmap_mb: int = 32) -> bool:
     glibc's defaults each of them is mapped, page-faulted in (system time) and unmapped again. The
     job's peak memory is unchanged; it is only given back at exit. Returns False where the C library
     is not glibc (nothing changed)."""
-    name = ctypes.util.find_library("c")
     try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
+        mallopt = ctypes.CDLL(None).mallopt  # the process's own symbols: libc's, without a library search
     except (OSError, AttributeError, TypeError):
         return False
     return bool(mallopt(_M_TRIM_THRESHOLD, trim_mb << 20)) and bool(mallopt(_M_MMAP_THRESHOLD, mmap_mb << 20))

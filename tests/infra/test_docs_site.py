@@ -344,6 +344,21 @@ def test_bench_workflow_reads_each_jobs_own_account(tmp_path):
     assert (top["rule"], top["jobs"], top["cpu_time"]) == ("search/train", 2, 41.0)
     assert top["job_cpu_s"] == pytest.approx(62.0)
     assert summary["studies"] == {"search": {"jobs": 3, "job_cpu_s": pytest.approx(62.0)}}
+    shares = bench.study_shares(summary["studies"], tree_cpu_s=80.0, jobs_cpu_s=62.0)
+    assert (shares["network_studies"], shares["network_studies_jobs"], shares["other_studies_jobs"]) == (
+        ["search"],
+        3,
+        0,
+    )
+    assert (
+        shares["network_studies_job_cpu_s"],
+        shares["tree_minus_jobs_cpu_s"],
+        shares["network_share_of_tree_pct"],
+    ) == (
+        62.0,
+        18.0,
+        78,
+    )
 
 
 # --- versions named in the docs ------------------------------------------------------------------
