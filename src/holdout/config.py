@@ -633,9 +633,7 @@ def check_livecodebench_keys(lcb: Mapping[str, Any], path: str | Path) -> None:
         )
         models = [str(m["model_repr"]) for m in data["models"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(
-            f"{path}: unreadable ({type(exc).__name__}); restore it (leaderboards.checksums holds its checksum)"
-        ) from None
+        raise _unreadable(Path(path), exc) from None
     if not days.size or lcb.get("split") is None:
         return
     split = np.datetime64(str(lcb["split"]), "D")
