@@ -15,7 +15,7 @@ from holdout.stats import (
     paired_t_test,
     rank_confidence_sets,
 )
-from holdout.stats.ranks import best_of_n_resampled, tie_groups, tied_with_best
+from holdout.stats.ranks import best_of_n_resampled, holm_vs_best, tie_groups
 
 
 def _matrix(binary: bool, k: int = 6, n: int = 80, seed: int = 0) -> np.ndarray:
@@ -67,15 +67,15 @@ def test_mid_p_option_and_tiny_p_values() -> None:
     assert (mid["p_value"] <= paired_comparisons(_matrix(True))["p_value"] + 1e-15).all()
 
 
-def test_tied_with_best_is_holm_over_k_minus_1() -> None:
+def test_holm_vs_best_is_holm_over_k_minus_1() -> None:
     p = np.array([0.001, 0.02, 0.03, 0.5])
     # Holm: 4 * 0.001 = 0.004, 3 * 0.02 = 0.06, max(0.06, 2 * 0.03) = 0.06, 0.5
-    assert tied_with_best(np.log(p), 0.05).tolist() == [True, False, True, True, True]
-    assert tied_with_best(np.log(p), 0.1).tolist() == [True, False, False, False, True]
+    assert holm_vs_best(np.log(p), 0.05).tolist() == [True, False, True, True, True]
+    assert holm_vs_best(np.log(p), 0.1).tolist() == [True, False, False, False, True]
     assert np.exp(holm(np.log(p))) == pytest.approx([0.004, 0.06, 0.06, 0.5])
 
 
-def test_tie_groups_on_three_clear_tiers() -> None:
+def test_the_old_tie_groups_form_on_three_clear_tiers() -> None:
     log_p = np.log(
         np.array(
             [
@@ -86,7 +86,8 @@ def test_tie_groups_on_three_clear_tiers() -> None:
             ]
         )
     )
-    assert tie_groups(log_p).tolist() == [1, 1, 2, 3]
+    with pytest.warns(DeprecationWarning):
+        assert tie_groups(log_p).tolist() == [1, 1, 2, 3]
 
 
 def test_rank_sets_against_their_definition() -> None:
