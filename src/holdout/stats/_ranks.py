@@ -209,16 +209,21 @@ def rank_confidence_sets(
     """Simultaneous 1 - alpha confidence sets for the ranks of all K models (K x n matrix ``x``).
 
     Mogstad, Romano, Shaikh & Wilhelm (2024), Sec. 3.3 (single-step): with Delta_jk = mean_j - mean_k
-    and its paired standard error se_jk, the critical value c is the 1 - alpha quantile of the
-    bootstrap max_{j != k} |Delta*_jk - Delta_jk| / se_jk; j is declared better than k where
-    Delta_jk > c se_jk (a statistic equal to c, to 1e-9 relative, is not beyond it). Then
-    rank_low_j = 1 + #{k better than j} and rank_high_j = K - #{k worse than j}.
+    over the per-item differences d_t and the scale se_jk = sqrt(sum_t d_t^2) / n (the paired
+    standard error under no difference: sqrt(b + c) / n for 0/1 results, McNemar's), the critical
+    value c is the 1 - alpha quantile of the bootstrap max_{j != k} |Delta*_jk - Delta_jk| / se_jk;
+    j is declared better than k where Delta_jk > c se_jk (a statistic equal to c, to 1e-9 relative,
+    is not beyond it). Then rank_low_j = 1 + #{k better than j} and rank_high_j = K - #{k worse than j}.
+    The centred standard error shrinks exactly where |Delta_jk| is large, which made the observed
+    maximum heavier-tailed than its bootstrap: with 45 equally accurate models on 400 items, 0.068
+    of simulated leaderboards showed a false difference, 0.048 with this scale.
 
-    Guarantee (their Theorem 3.4): P(every true rank lies in its set) >= 1 - alpha asymptotically in
-    n for fixed K (bootstrap-consistent means). The least favourable case is all models equally
-    accurate, where the coverage is about 1 - alpha (measured: 0.95 at K = 10, 45 and 134); the
-    more the models are separated, the more conservative the sets (coverage near 1). Cost: one
-    B x n resampling product and B passes over the K^2 pairs.
+    Guarantee (their Theorem 3.4, which holds for any scale with a positive limit):
+    P(every true rank lies in its set) >= 1 - alpha asymptotically in n for fixed K. The least
+    favourable case is all models equally accurate (every true rank 1), where the coverage is close
+    to 1 - alpha (the slow tests measure it at K = 10, 45, 134); the more the models are separated,
+    the more conservative the sets (coverage near 1). Cost: one B x n resampling product and B
+    passes over the K^2 pairs.
     """
     x = np.asarray(x)
     pc = counts if counts is not None else pair_counts(x)
@@ -227,7 +232,7 @@ def rank_confidence_sets(
     s = np.round(pc.totals, TOTAL_DECIMALS)
     sum_d2 = np.diag(pc.cross)[:, None] + np.diag(pc.cross)[None, :] - 2 * pc.cross
     diff = (s[:, None] - s[None, :]) / n
-    se = np.sqrt(np.maximum(sum_d2 - n * diff**2, 0.0) / (n - 1) / n)  # as in paired_t_from_sums
+    se = np.sqrt(np.maximum(sum_d2, 0.0)) / n  # the standard error under no difference
     inv_se = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
     crit = float(np.quantile(_max_studentized(_bootstrap_deviations(x, resamples, rng), inv_se), 1 - alpha))
     better = diff > crit * se * (1 + 1e-9) + 1e-12  # better[j, k]: j significantly more accurate than k
