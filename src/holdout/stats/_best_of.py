@@ -36,7 +36,8 @@ PLUG_IN = "theorem at plug-in values"
 @dataclass(frozen=True)
 class BestOfNResampled:
     """``expected``: mean of max_i (acc*_i - acc_i) over the item resamples; ``upper``: its 1 - delta
-    quantile (fractions of accuracy); N ``variants`` on ``n`` items."""
+    quantile (fractions of accuracy); N ``variants`` on ``n`` items; ``label``: "measured" (a
+    resampling estimate of the variants at hand, not a theorem)."""
 
     variants: int
     n: int
@@ -44,6 +45,7 @@ class BestOfNResampled:
     upper: float
     delta: float
     resamples: int
+    label: str = "measured"
 
 
 def best_of_n_resampled(
