@@ -6,6 +6,8 @@ default, EvalPlus's headline) needs ``base_status`` and ``plus_status`` both "pa
 tests are not repeated in the plus set, so a sample can fail base and pass plus); ``base`` needs
 ``base_status`` "pass". The model name is the file name without the backend, temperature and
 suffixes, ``--`` read as ``/``; the task is the dataset named by the task ids (HumanEval, Mbpp).
+No answers, keys or item fields (the samples are programs graded by tests); ``config``: the
+dataset ``hash``, and the backend and temperature from the file name.
 """
 
 from __future__ import annotations
@@ -28,6 +30,17 @@ def _model(path: Path) -> str:
     stem = re.sub(r"(-sanitized)?_eval_results$", "", stem)
     stem = re.sub(r"(_[A-Za-z]+)?_temp_[0-9.]+(-sanitized)?$", "", stem)
     return stem.replace("--", "/")
+
+
+_RUN = re.compile(r"_(?P<backend>[A-Za-z]+)_temp_(?P<temperature>[0-9.]+)")
+
+
+def _config(path: Path, data: dict) -> dict[str, object]:
+    out: dict[str, object] = {"hash": data["hash"]} if data.get("hash") else {}
+    m = _RUN.search(path.name)
+    if m:
+        out |= {"backend": m.group("backend"), "temperature": float(m.group("temperature"))}
+    return out
 
 
 def read_evalplus(path: str | Path, select: Selection = ANY) -> list[RunScores]:
@@ -66,5 +79,6 @@ def read_evalplus(path: str | Path, select: Selection = ANY) -> list[RunScores]:
             "evalplus",
             date,
             samples=m if m and m > 1 else None,
+            config=_config(path, data),
         )
     ]
