@@ -4,7 +4,8 @@
 ``instance_id``, ``train_trial_index``, optional ``perturbation`` and ``stats``, a list of
 ``{name: {name, split, [sub_split], [perturbation]}, count, sum, mean, ...}``. An item's score is
 the ``mean`` of the chosen stat (default ``exact_match``, HELM's correctness of a multiple-choice
-answer), averaged over its trials (a pass rate over the trials when there are several).
+answer), averaged over its trials (a pass rate over the trials when there are several); an
+instance whose mean is ``null`` has no score and is left out, with a note.
 Perturbed copies are left out. The split (``test``, ``valid``) plays the part of lm-eval's filter:
 all splits are read unless ``--filter`` names one. The model is ``adapter_spec.model`` of
 ``run_spec.json``; the task is the run's name without its ``model=`` part.
@@ -156,8 +157,9 @@ def _item_lenses(ids: list[str], stats_path: Path) -> dict[str, object]:
     return out
 
 
-def _stat_means(entries: list, path: Path) -> dict[tuple[str, str], dict[str, list[float]]]:
-    """(stat name, split) -> instance id -> means over trials, unperturbed entries and stats only."""
+def _stat_means(entries: list, path: Path) -> dict[tuple[str, str], dict[str, list[float | None]]]:
+    """(stat name, split) -> instance id -> means over trials (None for ``"mean": null``),
+    unperturbed entries and stats only."""
     out: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for e in entries:
         if not isinstance(e, dict) or "instance_id" not in e or not isinstance(e.get("stats"), list):
@@ -168,7 +170,10 @@ def _stat_means(entries: list, path: Path) -> dict[tuple[str, str], dict[str, li
             name = s.get("name") or {}
             if name.get("perturbation") or "mean" not in s:
                 continue
-            out[(str(name.get("name")), str(name.get("split")))][str(e["instance_id"])].append(float(s["mean"]))
+            mean = s["mean"]
+            if mean is not None and not isinstance(mean, (int, float)):
+                raise LogError(f"{path}: stat {name.get('name')!r} of instance {e['instance_id']!r} has mean {mean!r}")
+            out[(str(name.get("name")), str(name.get("split")))][str(e["instance_id"])].append(mean)
     return out
 
 
@@ -196,12 +201,18 @@ def read_helm(path: str | Path, select: Selection = ANY) -> list[RunScores]:
             if item in per_item:
                 raise LogError(f"{path}: instance {item!r} is in splits {', '.join(splits)}: choose one with --filter")
             per_item[item] = values
+    null = sorted(i for i, v in per_item.items() if any(x is None for x in v))
+    per_item = {i: v for i, v in per_item.items() if i not in null}
+    if not per_item:
+        raise LogError(f"{path}: stat {metric!r} is null for every instance (no score): choose another with --metric")
     ids = sorted(per_item)
     trials = {len(v) for v in per_item.values()}
     scores = check_scores([sum(v) / len(v) for v in (per_item[i] for i in ids)], ids, f"stat {metric!r}", path)
     m = trials.pop() if len(trials) == 1 else None
     flt = "+".join(splits)
     note = (f"{path.parent.name}: splits {flt} read together",) if len(splits) > 1 else ()
+    if null:
+        note += (f"{path.parent.name}: {len(null)} instances with a null {metric!r} left out ({', '.join(null[:3])})",)
     return [
         RunScores(
             model,
