@@ -76,6 +76,20 @@ def test_lmeval_single_loglikelihood_has_no_answer(logs):
     assert "solution_type" in m.item_fields and "body" not in m.item_fields  # body: text over 100 characters
 
 
+def test_lmeval_asdiv_runs_differ_in_batch_size_only(logs):
+    """The three asdiv runs' results files differ in config.batch_size (and times) only."""
+    m = read_logs(logs / "lmeval_asdiv_llama3")
+    sizes = [
+        json.loads(
+            Path(s).with_name("results_" + Path(s).name.split("_", 2)[2].replace(".jsonl", ".json")).read_text()
+        )["config"]["batch_size"]
+        for s in m.runs["source"]
+    ]
+    diff = config_differences(m)
+    assert diff["key"].tolist() == ["batch_size"] and sorted(sizes) == ["1", "1", "8"]
+    assert diff["values"].iloc[0] == " | ".join(json.dumps(b) for b in sizes)
+
+
 def test_every_eval_ever_answers_match_is_correct(logs):
     """mmlu and hellaswag (converted from HELM): the extracted letter equals the key's letter
     exactly where is_correct is true (10 items each: 1 and 3 correct)."""

@@ -25,7 +25,8 @@ Fields read for the item lenses (each row's, per filter):
 - ``config``: from the results file, for the task: ``version``, ``n_shot``, ``task_hash``,
   ``output_type``, ``generation_kwargs``, and the run's ``lm_eval_version`` (else ``git_hash``),
   ``transformers_version``, ``model_args``, ``model_sha``, ``model_dtype``, ``gen_kwargs``,
-  ``limit``, ``random_seed``, ``fewshot_seed``, ``chat_template_sha``, ``system_instruction_sha``.
+  ``limit``, ``batch_size`` (padding moves log-likelihoods), ``random_seed``, ``fewshot_seed``,
+  ``chat_template_sha``, ``system_instruction_sha``.
 
 The file is streamed one line at a time with the standard library's ``json``, keeping only each
 row's id, filter, metric values and the short fields above: a 400 MB run is read without holding
@@ -167,7 +168,7 @@ def _scan(path: Path, too_long: set[str]) -> dict[str, list[_Row]]:
 
 
 #: run-level keys of a results file's ``config`` kept in RunScores.config
-_RUN_CONFIG = ("model_args", "model_sha", "model_revision", "model_dtype", "gen_kwargs", "limit")
+_RUN_CONFIG = ("model_args", "model_sha", "model_revision", "model_dtype", "gen_kwargs", "limit", "batch_size")
 _RUN_CONFIG += ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
 _TOP_CONFIG = ("lm_eval_version", "git_hash", "transformers_version", "chat_template_sha", "system_instruction_sha")
 _TOP_CONFIG += ("fewshot_as_multiturn",)
