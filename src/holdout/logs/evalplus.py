@@ -62,6 +62,13 @@ def read_evalplus(path: str | Path, select: Selection = ANY) -> list[RunScores]:
         samples = ev[tid]
         if not isinstance(samples, list) or not samples:
             raise LogError(f"{path}: task {tid!r} has no samples")
+        for j, sample in enumerate(samples):
+            missing = [k for k in keys if not isinstance(sample, dict) or k not in sample]
+            if missing:
+                raise LogError(
+                    f"{path}: sample {j} of task {tid!r} has no {missing[0]} (not evaluated?)"
+                    f"{'; --metric base reads base_status only' if missing == ['plus_status'] else ''}"
+                )
         values.append(sum(all(s.get(k) == "pass" for k in keys) for s in samples) / len(samples))
         sizes.add(len(samples))
     scores = check_scores(values, ids, f"{metric} pass rate", path)

@@ -191,20 +191,22 @@ def _config(data: dict, task: str) -> dict[str, object]:
     return out
 
 
-def _results(path: Path, task: str) -> tuple[str, str | None, int | None, dict[str, object]]:
+def _results(path: Path, task: str) -> tuple[str, str | None, int | None, dict[str, object], list[str]]:
     """The model name from the results file beside ``path`` (else the folder name), the run's
-    timestamp from the file name, the number of samples the results file counts for ``task``, and
-    the run's configuration."""
+    timestamp from the file name, the number of samples the results file counts for ``task``, the
+    run's configuration, and notes (a results file that is not JSON)."""
     m = _NAME.match(path.name)
     stamp = m.group("stamp") if m else None
     results = path.with_name(f"results_{stamp}.json") if stamp else None
-    model, effective, config = path.parent.name.replace("__", "/"), None, {}
+    model, effective, config, notes = path.parent.name.replace("__", "/"), None, {}, []
     if results is not None and results.is_file():
         try:
             data = json.loads(results.read_text(encoding="utf-8"))
         except (OSError, ValueError):
+            data = None
+        if not isinstance(data, dict):
+            notes.append(f"results file {results.name} is not JSON: the model named from the folder ({model})")
             data = {}
-        data = data if isinstance(data, dict) else {}
         args = str((data.get("config") or {}).get("model_args") or "")
         pretrained = re.search(r"(?:^|,)\s*(?:pretrained|model)=([^,]+)", args)
         model = str(data.get("model_name") or (pretrained.group(1) if pretrained else model))
@@ -214,7 +216,7 @@ def _results(path: Path, task: str) -> tuple[str, str | None, int | None, dict[s
     if stamp:
         day, clock = stamp.split("T")
         date = f"{day}T{clock.split('.')[0].replace('-', ':')}"
-    return model, date, effective, config
+    return model, date, effective, config, notes
 
 
 def _optional(rows: list[_Row], attr: str) -> tuple[str | None, ...] | None:
@@ -247,10 +249,9 @@ def read_lmeval(path: str | Path, select: Selection = ANY) -> list[RunScores]:
                 "(a corpus-level metric has no per-item score; choose another with --metric)"
             )
     scores = check_scores(values, ids, f"metric {metric!r}", path)
-    model, date, effective, config = _results(path, task)
-    notes = ()
+    model, date, effective, config, notes = _results(path, task)
     if isinstance(effective, int) and effective != len(ids):
-        notes = (f"{path.name}: its results file counts {effective} samples of {task}, the file has {len(ids)}",)
+        notes.append(f"{path.name}: its results file counts {effective} samples of {task}, the file has {len(ids)}")
     return [
         RunScores(
             model,
@@ -262,7 +263,7 @@ def read_lmeval(path: str | Path, select: Selection = ANY) -> list[RunScores]:
             str(path),
             "lm-eval",
             date,
-            notes=notes,
+            notes=tuple(notes),
             answers=_optional(rows, "answer"),
             keys=_optional(rows, "key"),
             item_text=_optional(rows, "text"),
