@@ -47,13 +47,16 @@ def test_lmeval_multiple_choice_answer_is_the_argmax_and_keys_compare(tmp_path):
         mc_row(0, [-0.2, -1.5, -3.0], 0, "geo", 1),
         mc_row(1, [-2.0, -0.1, -0.9], 0, "geo", 0),
         mc_row(2, [-2.0, -1.1, -0.3], "Nice", "hist", 1),  # target given as the choice's text
+        mc_row(3, [-2.0, -0.1, -0.3], "B", "hist", 1),  # target given as a letter
     ]
     run = read_lmeval(lmeval_run(tmp_path / "m", "capitals", rows))[0]
-    assert run.answers == ("0", "1", "2")
-    assert run.keys == ("0", "0", "2")
+    assert run.answers == ("0", "1", "2", "1")
+    assert run.keys == ("0", "0", "2", "1")
     assert [a == k for a, k in zip(run.answers, run.keys)] == [bool(r["acc"]) for r in rows]
     assert run.item_text[0] == "capital of france #0? | paris | lyon | nice"  # the doc's answer field left out
-    assert run.item_fields["subject"] == ("geo", "geo", "hist")
+    assert run.item_fields["subject"] == ("geo", "geo", "hist", "hist")
+    repeats = mc_row(0, [], "42", "x", 1) | {"filtered_resps": [[" 42 ", "41"]]}  # a generative task with repeats
+    assert read_lmeval(lmeval_run(tmp_path / "r", "gen", [repeats]))[0].answers == ("42",)
 
 
 def test_lmeval_generative_answer_is_the_filtered_response(logs):

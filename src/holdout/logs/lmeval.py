@@ -14,8 +14,9 @@ Fields read for the item lenses (each row's, per filter):
   per choice): the 0-based index of the choice with the highest log-likelihood, as text; a
   generative task (``filtered_resps`` text): the filtered response; a single log-likelihood (one
   continuation, no choice made): None.
-- ``keys``: ``target``; for multiple choice, a target that is one of the choices' continuations
-  (``arguments``) is written as that choice's index, so that answers and keys compare.
+- ``keys``: ``target``; for multiple choice written as the choice's index, so that answers and
+  keys compare: a target that is one of the choices' continuations (``arguments``) as that
+  choice's index, a letter A, B, ... as its position.
 - ``item_text``: the document's question and choices (``doc`` fields named question, query,
   problem, input, prompt, text, body, context, passage, sentence, ctx, goal, premise, hypothesis,
   choices, endings, options ...), else all its text values and lists of text less the fields that
@@ -89,12 +90,16 @@ def is_lmeval_row(row: object) -> bool:
 
 
 def _loglikelihoods(resps: list) -> list[float] | None:
-    """The per-choice log-likelihoods of a multiple-choice row (None when it is not one)."""
+    """The per-choice log-likelihoods of a log-likelihood row (``[log-likelihood, is_greedy]`` per
+    request, the numbers possibly as text; or bare numbers); None when it is not one."""
     out = []
     for r in resps:
-        v = r[0] if isinstance(r, list) and r else r
+        if isinstance(r, list) and len(r) == 2 and str(r[1]) in ("True", "False"):
+            r = r[0]
+        elif not isinstance(r, (int, float)):
+            return None
         try:
-            out.append(float(v))
+            out.append(float(r))
         except (TypeError, ValueError):
             return None
     return out
@@ -126,16 +131,29 @@ def _answer_key(row: dict) -> tuple[str | None, str | None]:
     if all(isinstance(r, str) for r in resps):
         return resps[0].strip(), key
     lls = _loglikelihoods(resps)
-    if lls is None or len(lls) < 2:
+    if lls is None:  # a generative task with repeats: [[response, ...]]
+        first = resps[0][0] if isinstance(resps[0], list) and resps[0] else None
+        return (first.strip() if isinstance(first, str) else None), key
+    if len(lls) < 2:
         return None, key
     answer = str(max(range(len(lls)), key=lls.__getitem__))
-    if isinstance(target, str) and not target.strip().isdigit():
-        choices = _choices(row.get("arguments"))
-        if target.strip() in choices:
-            key = str(choices.index(target.strip()))
-    elif key is not None:
-        key = key.strip()
-    return answer, key
+    return answer, _choice_key(target, row.get("arguments"), len(lls))
+
+
+def _choice_key(target: object, arguments: object, n_choices: int) -> str | None:
+    """A multiple-choice key as the choice's index: an index as it is, the text of one of the
+    choices' continuations as its index, a letter A, B, ... as its position."""
+    if target is None:
+        return None
+    text = str(target).strip()
+    if isinstance(target, (int, float)) or text.isdigit():
+        return text
+    choices = _choices(arguments)
+    if text in choices:
+        return str(choices.index(text))
+    if len(text) == 1 and "A" <= text <= "Z" and ord(text) - ord("A") < n_choices:
+        return str(ord(text) - ord("A"))
+    return text
 
 
 def _item_text(doc: object) -> str | None:
