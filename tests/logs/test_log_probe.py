@@ -181,6 +181,8 @@ def test_control_characters_in_names_never_reach_the_terminal_and_dollars_stay(t
     lmeval_run(tmp_path / "b", "arc", [row(i, acc=1) for i in range(4)], "cost-$5$-$x^2$", stamp="2025-02-02T00-00-00")
     m = read_logs(tmp_path)
     assert m.model_names == ("red/model\\x07", "cost-$5$-$x^2$")
+    lmeval_run(tmp_path / "c", "arc", [row(i, acc=1) for i in range(5)] + [row(0, acc=1) | {"doc_id": "\x1b[2Jx"}], "c")
+    assert "\x1b" not in " ".join(read_logs(tmp_path).notes)  # item ids in the notes too
     assert not any(c in "".join(m.model_names) for c in "\x1b\x07")
 
 

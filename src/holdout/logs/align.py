@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.leaderboards.correctness import CorrectnessError, CorrectnessMatrix, check_correctness
-from holdout.logs.base import LogError, RunScores, natural_key
+from holdout.logs.base import LogError, RunScores, clean_name, natural_key
 from holdout.logs.fields import align_fields, config_differences, config_text
 
 __all__ = ["LogMatrix", "align_runs", "item_fingerprint"]
@@ -129,8 +129,8 @@ def _common_items(runs: Sequence[RunScores], names: list[str], strict: bool) -> 
             f"{names[k]} ({len(r.item_ids) - len(common)})" for k, r in enumerate(runs) if len(r.item_ids) > len(common)
         ]
         text = (
-            f"{len(dropped)} items not scored in every run (first: {', '.join(dropped[:5])}; runs with "
-            f"extra items: {', '.join(short[:5])})"
+            f"{len(dropped)} items not scored in every run (first: {', '.join(map(clean_name, dropped[:5]))}; "
+            f"runs with extra items: {', '.join(short[:5])})"
         )
         if strict:
             raise LogError(f"{text}: --strict refuses to drop them")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from holdout.logs.base import LogError, RunScores
+from holdout.logs.base import LogError, RunScores, clean_name
 
 __all__ = ["align_fields", "cluster_labels", "config_differences", "config_text"]
 
@@ -46,7 +46,7 @@ def _keys(runs: Sequence[RunScores], positions: list[np.ndarray], items: Sequenc
     notes = []
     if differ:
         notes.append(
-            f"the runs' answer keys differ on {len(differ)} items (first: {', '.join(differ[:5])}); "
+            f"the runs' answer keys differ on {len(differ)} items (first: {', '.join(map(clean_name, differ[:5]))}); "
             "keys from the first run"
         )
     return tuple(keys), notes
@@ -99,7 +99,8 @@ def cluster_labels(matrix, field: str) -> np.ndarray:  # noqa: ANN001 (a LogMatr
     if missing:
         raise LogError(
             f"--cluster-by {field}: {len(missing)} of {len(values)} items have no {field} "
-            f"(first: {', '.join(missing[:5])}); choose a field every item has, or give --clusters FILE"
+            f"(first: {', '.join(map(clean_name, missing[:5]))}); choose a field every item has, "
+            "or give --clusters FILE"
         )
     return values.astype(str)
 
