@@ -218,3 +218,17 @@ def test_aligned_answers_follow_the_matrix_columns(tmp_path):
     assert m.answers.tolist() == [["0", "2", "0"], ["1", "1", "1"]]
     assert m.keys == ("0", "0", "0")
     assert cluster_labels(m, "subject").tolist() == ["geo", "geo", "geo"]  # the first run's value
+
+
+def test_a_field_some_items_lack_and_keys_that_differ_between_runs(tmp_path):
+    rows = [mc_row(i, [-0.1, -1.0, -2.0], 0, "geo", 1) for i in range(3)]
+    del rows[1]["doc"]["subject"]
+    lmeval_run(tmp_path / "a", "capitals", rows, model="a")
+    other = [mc_row(i, [-0.1, -1.0, -2.0], 1 if i == 2 else 0, "geo", int(i != 2)) for i in range(3)]
+    del other[1]["doc"]["subject"]
+    lmeval_run(tmp_path / "b", "capitals", other, model="b", stamp="2025-01-03T03-04-05.678901")
+    m = read_logs(tmp_path)
+    with pytest.raises(LogError, match=r"--cluster-by subject: 1 of 3 items have no subject \(first: 1\); choose"):
+        cluster_labels(m, "subject")
+    assert m.keys == ("0", "0", "0")
+    assert any("the runs' answer keys differ on 1 items (first: 2); keys from the first run" in n for n in m.notes)
