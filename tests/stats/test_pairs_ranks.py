@@ -200,7 +200,8 @@ def test_few_differing_items_get_the_exact_sign_flip_test() -> None:
     row = paired_comparisons(x, ["x", "y"]).iloc[0]
     assert paired_t_test(x[0], x[1]).pvalue < 0.05  # what was printed before: "significant"
     assert row.p_value == pytest.approx(0.125) and row.test == "sign-flip (exact)"
-    assert row.diff_low == 0.0 or np.isnan(row.diff_low)
+    assert row.diff_low == 0.0 and row.diff_high == pytest.approx(paired_t_test(x[0], x[1]).high)
+    assert row.interval == "paired t, widened to 0 (the test does not reject); per comparison, unadjusted"
 
 
 def test_a_constant_difference_on_every_item_has_an_exact_p_and_no_zero_width_interval() -> None:

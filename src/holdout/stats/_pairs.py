@@ -109,19 +109,20 @@ def _sign_flip_pairs(
 
 
 def _agree(
-    low: np.ndarray, high: np.ndarray, log_p: np.ndarray, alpha: float, name: str
+    low: np.ndarray, high: np.ndarray, log_p: np.ndarray, alpha: float, name: str, test: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The interval made to agree with the test: where the test does not reject but the interval
     excludes 0, it is widened to reach 0 (a superset of a 1 - alpha interval keeps its coverage);
     where the test rejects but the interval holds 0 (possible with mid-p, never seen with the exact
-    test), the label says they disagree. An interval of zero width is no interval (NaN)."""
+    test), the label says they disagree. ``name``: the interval's, ``test``: the test's in words.
+    An interval of zero width is no interval (NaN)."""
     keeps = log_p > np.log(alpha)
     excludes = (low > 0) | (high < 0)
     widen = keeps & excludes
     low, high = np.where(widen, np.minimum(low, 0.0), low), np.where(widen, np.maximum(high, 0.0), high)
     label = np.full(low.size, f"{name}; per comparison, unadjusted", dtype=object)
-    label[widen] = f"{name}, widened to 0 (the exact test does not reject); per comparison, unadjusted"
-    label[~keeps & ~excludes] = f"{name}; per comparison, unadjusted; holds 0 although the test rejects (mid-p)"
+    label[widen] = f"{name}, widened to 0 (the {test} does not reject); per comparison, unadjusted"
+    label[~keeps & ~excludes] = f"{name}; per comparison, unadjusted; holds 0 although the {test} rejects"
     flat = high - low <= 1e-9 * np.maximum(np.abs(low), np.abs(high))
     label[flat] = "none: the items' differences have no spread"
     return np.where(flat, np.nan, low), np.where(flat, np.nan, high), label
@@ -138,7 +139,7 @@ def _pair_stats(
         low, high = newcombe_paired_ci(s_ij, b, c, d, alpha)
         log_p = mcnemar_log_pvalue(np.round(b), np.round(c), mid_p=mid_p)
         test = np.full(i.size, "McNemar mid-p" if mid_p else "exact McNemar", dtype=object)
-        low, high, label = _agree(low, high, log_p, alpha, "Newcombe")
+        low, high, label = _agree(low, high, log_p, alpha, "Newcombe", "mid-p test" if mid_p else "exact test")
         label[(b + c == 0)] = "Newcombe; per comparison, unadjusted"  # identical rows: [0, 0] is exact
         low[b + c == 0] = high[b + c == 0] = 0.0
         return b, c, (b - c) / pc.n, low, high, log_p, test, label
@@ -147,7 +148,7 @@ def _pair_stats(
     test = np.full(i.size, "paired t", dtype=object)
     flat = se <= 1e-9 * np.abs(diff)  # every item differs by the same amount (to float noise)
     _sign_flip_pairs(x, (i, j), sum_d2, flat & (diff != 0), log_p, test)
-    low, high, label = _agree(low, high, log_p, alpha, "paired t")
+    low, high, label = _agree(low, high, log_p, alpha, "paired t", "test")
     same = np.abs(sum_d2) < 1e-12  # identical rows: the difference is 0, exactly
     low[same], high[same], label[same] = 0.0, 0.0, "paired t; per comparison, unadjusted"
     return b, c, diff, low, high, log_p, test, label
