@@ -218,3 +218,17 @@ def test_many_differing_items_keep_the_t_test() -> None:
     x = _matrix(False)
     df = paired_comparisons(x)
     assert (df["test"] == "paired t").all() and (df["interval"] == "paired t; per comparison, unadjusted").all()
+
+
+def test_many_pairs_with_few_differences_get_the_vectorized_exact_sign_test(monkeypatch) -> None:
+    """Beyond SIGN_FLIP_MAX_PAIRS such pairs the loop of sign-flip tests would take hours (about 10 ms
+    a pair): the exact sign test, the binomial test of the counts of items each model scores higher."""
+    import holdout.stats._pairs as pairs_module
+
+    x = np.full((4, 200), 0.5)
+    x[0, :6], x[1, :3], x[2, 10:12] = 0.9, 0.7, 0.2
+    monkeypatch.setattr(pairs_module, "SIGN_FLIP_MAX_PAIRS", 2)
+    df = paired_comparisons(x, list("abcd")).set_index(["model_a", "model_b"])
+    assert (df["test"] == "sign test (exact)").all()
+    assert df.loc[("a", "b"), "p_value"] == pytest.approx(mcnemar(6, 0).pvalue)  # a above b on 6 items
+    assert df.loc[("a", "c"), "p_value"] == pytest.approx(mcnemar(8, 0).pvalue)  # and on c's 2 low items
