@@ -97,12 +97,14 @@ def train_job(
     jobs_per_gpu: int | None = None,
     threads: int | None = None,
     cap: WorkCap | None = None,
+    cuda_graphs: bool = False,
     log: logging.Logger | None = None,
 ) -> TrainResult:
     """Train ``job`` on ``images``/``labels`` inside a GPU slot; move the epoch log to ``log_out``.
 
     ``device="auto"`` takes the slot's device (a free GPU, else the CPU); any other value is
-    used as given. ``cap``: the dress rehearsal's work cap (``training.cap``). Logs the final train
+    used as given. ``cap``: the dress rehearsal's work cap (``training.cap``); ``cuda_graphs``
+    (``training.cuda_graphs``): replay each step as a CUDA graph on a GPU. Logs the final train
     loss, accuracy and wall time of the run.
     """
     log = log or logging.getLogger("holdout")
@@ -124,6 +126,7 @@ def train_job(
                     threads=threads,
                     extra_metadata=job.metadata,
                     cap=cap,
+                    cuda_graphs=cuda_graphs,
                 ),
                 log=log,
             )

@@ -69,6 +69,7 @@ from holdout.training.device import (
     select_device,
 )
 from holdout.training.evaluation import evaluate, predict
+from holdout.training.graphs import GraphStep, graphs_available, use_tensor_lr
 from holdout.training.inputs import TrainingData, check_training_data
 from holdout.training.models import ResNetPreact, ResNetPreactConfig
 from holdout.training.optim import (
@@ -134,7 +135,10 @@ class RunSettings:
     resumable state (must differ: Snakemake deletes a failed job's outputs). ``seed`` fixes the
     initial weights, the data order, every augmentation draw and mixup's lambda. ``device``,
     ``channels_last``, ``autocast``, ``compile``: ``None`` picks the device's default
-    ([`holdout.training.device.execution_plan`][holdout.training.device.execution_plan]). ``threads``:
+    ([`holdout.training.device.execution_plan`][holdout.training.device.execution_plan]).
+    ``cuda_graphs``: record the whole step as a CUDA graph and replay it
+    ([`holdout.training.graphs`][holdout.training.graphs]; CUDA only, elsewhere the eager step;
+    ``None``/``False``: eager). ``threads``:
     ``torch.set_num_threads``.
     ``progress_every``: progress reports per epoch. ``extra_metadata`` is stored in every checkpoint.
     ``cap``: the dress rehearsal's [`WorkCap`][holdout.training.cap.WorkCap] (fewer epochs, steps
@@ -150,6 +154,7 @@ class RunSettings:
     channels_last: bool | None = None
     autocast: bool | None = None
     compile: bool | None = None
+    cuda_graphs: bool | None = None
     keep_state: bool = False
     progress_every: int = 10
     extra_metadata: Mapping[str, Any] = field(default_factory=dict)
@@ -174,7 +179,7 @@ def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm)
     cfg, data, plan, aug = job.config, job.data, job.plan, job.config.augment
     steps, bs = data.steps_per_epoch, cfg.batch_size
     t0 = time.perf_counter()
-    lr = run.optimizer.param_groups[0]["lr"]
+    lr = float(run.optimizer.param_groups[0]["lr"])
     perm = torch.randperm(data.images.shape[0], generator=run.order_gen)[: steps * bs].to(plan.device)
     loss_sum = torch.zeros((), device=plan.device, dtype=torch.float64)
     correct = torch.zeros((), device=plan.device, dtype=torch.int64)
@@ -191,7 +196,12 @@ def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm)
             run.mix_rng,
             plan.memory_format,
         )
-        loss, logits = training_step(fwd, run.optimizer, batch, aug.dual_cutout_alpha, plan.device.type, plan.autocast)
+        if run.step_fn is not None:
+            loss, logits = run.step_fn(batch)
+        else:
+            loss, logits = training_step(
+                fwd, run.optimizer, batch, aug.dual_cutout_alpha, plan.device.type, plan.autocast
+            )
         run.scheduler.step()
         seen += idx.shape[0]
         loss_sum += loss.detach().double() * idx.shape[0]
@@ -243,11 +253,26 @@ def _capped_data(data: TrainingData, cap: WorkCap | None) -> TrainingData:
     return dataclasses.replace(data, steps_per_epoch=cap.steps(data.steps_per_epoch), fingerprint=fingerprint)
 
 
-def _log_start(job: _Job, log: logging.Logger) -> None:
+def _forward_and_step(job: _Job, run: _RunState, log: logging.Logger) -> nn.Module:
+    """The module each step forwards (compiled when asked); with CUDA graphs also ``run.step_fn``, the
+    whole step recorded once and replayed ([`holdout.training.graphs`][holdout.training.graphs])."""
+    plan = job.plan
+    if graphs_available(plan.device, job.settings.cuda_graphs, log):
+        if plan.compile:
+            log.info("cuda_graphs: the step is recorded as a CUDA graph; torch.compile is not applied")
+        use_tensor_lr(run.optimizer, plan.device)
+        run.step_fn = GraphStep(
+            run.net, run.optimizer, job.config.augment.dual_cutout_alpha, plan.device, plan.autocast
+        )
+        return run.net
+    return torch.compile(run.net) if plan.compile else run.net  # type: ignore[return-value]
+
+
+def _log_start(job: _Job, run_graphs: bool, log: logging.Logger) -> None:
     cfg, plan = job.config, job.plan
     log.info(
         "training %s: %d images, %d epochs x %d steps, batch %d, %s on %s "
-        "(threads %d, channels_last %s, bf16 %s, compile %s)",
+        "(threads %d, channels_last %s, bf16 %s, compile %s, cuda graphs %s)",
         describe_model(job.model_config),
         job.data.images.shape[0],
         cfg.epochs,
@@ -259,6 +284,7 @@ def _log_start(job: _Job, log: logging.Logger) -> None:
         plan.channels_last,
         plan.autocast,
         plan.compile,
+        run_graphs,
     )
 
 
@@ -321,8 +347,8 @@ def train(
     )
     run = _set_up(job)
     _resume(job, run, log)
-    fwd: nn.Module = torch.compile(run.net) if plan.compile else run.net  # type: ignore[assignment]
-    _log_start(job, log)
+    fwd = _forward_and_step(job, run, log)
+    _log_start(job, run.step_fn is not None, log)
     wall0 = time.perf_counter() - (run.history[-1]["wall_time_s"] if run.history else 0.0)
     images_per_epoch = data.steps_per_epoch * config.batch_size
     run.net.train()

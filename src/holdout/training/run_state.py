@@ -22,6 +22,7 @@ import torch
 
 from holdout.training.checkpoints import LOG_NAME, atomic_copy, atomic_save, cpu_state, write_log
 from holdout.training.device import ExecutionPlan
+from holdout.training.graphs import portable_optimizer_state, portable_scheduler_state
 from holdout.training.inputs import TrainingData
 from holdout.training.models import ResNetPreact, ResNetPreactConfig
 from holdout.training.optim import TrainConfig, build_optimizer, build_scheduler
@@ -69,6 +70,7 @@ class RunState:
     mix_rng: np.random.Generator
     history: list[dict[str, float]] = field(default_factory=list)
     start_epoch: int = 0
+    step_fn: Any = None  # a GraphStep when the run uses CUDA graphs, else None (the eager step)
 
 
 def set_up(job: Job) -> RunState:
@@ -186,8 +188,8 @@ def save_epoch(job: Job, run: RunState, epoch: int, row: dict[str, float], log: 
             "fingerprint": job.data.fingerprint,
             "epoch": epoch,
             "model": cpu_state(run.net),
-            "optimizer": run.optimizer.state_dict(),
-            "scheduler": run.scheduler.state_dict(),
+            "optimizer": portable_optimizer_state(run.optimizer.state_dict()),
+            "scheduler": portable_scheduler_state(run.scheduler.state_dict()),
             "order_gen": run.order_gen.get_state(),
             "aug_gen": run.aug_gen.get_state().cpu(),
             "mix_rng": run.mix_rng.bit_generator.state,
