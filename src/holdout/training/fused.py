@@ -56,7 +56,7 @@ from holdout.training.progress import log_progress
 from holdout.training.registry import describe_model
 from holdout.training.run_state import Job, RunState, finish, resume, save_epoch, set_up
 
-__all__ = ["Member", "fused_step", "fusion_key", "train_group"]
+__all__ = ["Member", "fused_step", "fusion_key", "meta_copy", "train_group"]
 
 
 @dataclass(frozen=True)
@@ -87,12 +87,14 @@ def fused_step(
     alphas: Sequence[float],
     device_type: str,
     autocast: bool,
+    base: nn.Module | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """One optimisation step of every member at once: the stacked forward and backward of all
     members on their own batches, then each member's own optimizer step. Returns each member's loss
-    (M) and its first view's logits (M x B x classes)."""
+    (M) and its first view's logits (M x B x classes). ``base``: the network's structure
+    ([`meta_copy`][holdout.training.fused.meta_copy] of a member; made here when not given)."""
     params, buffers = stack_module_state(list(nets))
-    base = copy.deepcopy(nets[0]).to("meta")
+    base = meta_copy(nets[0]) if base is None else base
     views = tuple(torch.stack([b.views[k] for b in batches]) for k in range(len(batches[0].views)))
     targets = torch.stack([b.targets for b in batches])
     alpha = torch.tensor(list(alphas), dtype=torch.float32, device=targets.device)
@@ -110,10 +112,15 @@ def fused_step(
         for name, p in net.named_parameters():
             p.grad = params[name].grad[i]
         opt.step()
+        names, own = zip(*net.named_buffers(), strict=True)
         with torch.no_grad():
-            for name, b in net.named_buffers():
-                b.copy_(buffers[name][i])
+            torch._foreach_copy_(list(own), [buffers[name][i] for name in names])
     return losses.detach(), logits.detach()
+
+
+def meta_copy(net: nn.Module) -> nn.Module:
+    """A weightless copy of ``net`` (on the meta device): the structure ``functional_call`` runs."""
+    return copy.deepcopy(net).to("meta")
 
 
 def _jobs(members: Sequence[Member], images: Any, labels: Any, test: tuple[Any, Any], log: logging.Logger) -> list[Job]:
@@ -152,6 +159,7 @@ def _epoch(jobs: Sequence[Job], runs: Sequence[RunState], active: Sequence[int],
     perms = [
         torch.randperm(data.images.shape[0], generator=runs[i].order_gen)[: steps * bs].to(plan.device) for i in active
     ]
+    base = meta_copy(runs[active[0]].net)
     loss_sum = torch.zeros(len(active), device=plan.device, dtype=torch.float64)
     correct = torch.zeros(len(active), device=plan.device, dtype=torch.int64)
     for step in range(steps):
@@ -177,6 +185,7 @@ def _epoch(jobs: Sequence[Job], runs: Sequence[RunState], active: Sequence[int],
             [jobs[i].config.augment.dual_cutout_alpha for i in active],
             plan.device.type,
             plan.autocast,
+            base,
         )
         for i in active:
             runs[i].scheduler.step()
