@@ -45,7 +45,7 @@ run_step() {  # name, limit (s), command...
 
 if [ "$TINY" = 1 ]; then
     export OMP_NUM_THREADS=1  # two spinning OpenMP pools on a small CPU cost minutes
-    DEVICE=cpu T_PYTEST=120 T_TPUT=150 T_PLAN=150
+    DEVICE=cpu T_PYTEST=240 T_TPUT=150 T_PLAN=240
     TPUT_ARGS=(--cells benchmarks/gpu/cells_tiny.json --members 2 --seconds 0.1)
     TRAIN_ARGS=(--epochs 2 --train-n 256) GRAPH_ARGS=()
     DATA=${GPU_CHECK_DATA:-$WORK/tiny.npz}
