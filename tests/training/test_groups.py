@@ -74,3 +74,19 @@ def test_group_lines_cost_each_group_at_its_measured_gain():
     assert "seeds: 3 jobs in 2 groups of 1-2 members" in line and f"{want:,.1f} GPU-hours" in line
     (line,) = group_lines({"training": {"fused_members": 2}}, df, specs, {"cells": {}})
     assert "not calibrated" in line
+
+
+def test_workflow_groups_of_the_search_are_the_plans():
+    """The groups the workflow trains (holdout.training.search.fused_search_groups, read at parse time)
+    are the groups holdout plan prints, for a small search."""
+    from holdout.training.plan import _search_specs
+    from holdout.training.search import fused_search_groups
+
+    search = {"depth": 8, "depth_bottleneck": 11, "max_base_channels": 8, "epochs": 2, "reference_epochs": 200}
+    search |= {"n_models": 40, "seed": 3, "train_subset_size": 512, "threads": 1, "mem_mb": 1, "runtime": 1}
+    search |= {"num_checkpoints": 1, "scale": "test"}
+    models = [f"m{i:03d}" for i in range(40)]
+    workflow = fused_search_groups(search, models, 3)
+    plan = [list(g.jobs) for g in fusion_groups(_search_specs({"search": search}), 3)]
+    assert sorted(workflow) == sorted(plan)
+    assert sorted(m for g in workflow for m in g) == models and max(map(len, workflow)) == 3
