@@ -216,7 +216,7 @@ def train_group(
     The device switches (``device``, ``channels_last``, ``autocast``, ``threads``) are the first
     member's settings; ``compile`` and ``cuda_graphs`` are not applied here. ``images_per_s`` in a
     member's log is that member's images per second (the group trained ``len(members)`` times as
-    many). Returns each member's [`TrainResult`][holdout.training.loop.TrainResult].
+    many). Returns each member's ``TrainResult``.
     """
     from holdout.training.loop import TrainResult
 
