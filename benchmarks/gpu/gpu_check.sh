@@ -103,7 +103,7 @@ run_step pytest_gpu "$T_PYTEST" $PY -m pytest -m gpu tests/training/test_gpu_pat
 # (c) eager / graph / fused throughput, alone on the GPU, added to a copy of the committed calibration
 cp "$BASE_CAL" "$WORK/calibration.json"
 stop_training STOP
-run_step throughput "$T_TPUT" $PY -m holdout.training.throughput --into "$WORK/calibration.json" --device "$DEVICE" \
+run_step throughput "$T_TPUT" $PY -m holdout.training.calibration throughput --into "$WORK/calibration.json" --device "$DEVICE" \
     "${TPUT_ARGS[@]}"
 stop_training CONT
 

@@ -399,8 +399,17 @@ def _worker_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
+def _throughput_main(argv: Sequence[str]) -> int:
+    from holdout.training.throughput import main as throughput
+
+    return throughput(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m holdout.training.calibration {cells,measure,worker}``."""
+    """``python -m holdout.training.calibration {cells,measure,merge,throughput,worker}``."""
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in[:1] == ["throughput"]:  # its own parser: python -m holdout.training.throughput
+        return _throughput_main(args_in[1:])
     p = argparse.ArgumentParser(prog="python -m holdout.training.calibration", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("cells", help="the cells (network, batch, views, size) of config files, as JSON")
@@ -427,6 +436,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--cells", required=True, help="the cells JSON the runs timed (their networks are copied)")
     g.add_argument("--out", required=True)
     g.set_defaults(func=_merge)
+    t = sub.add_parser(
+        "throughput",
+        add_help=False,
+        help="one cell eager, as a CUDA graph and in fused groups (python -m holdout.training.throughput)",
+    )
+    t.add_argument("rest", nargs=argparse.REMAINDER)
     w = sub.add_parser("worker", help="one of the concurrent jobs (internal)")
     w.add_argument("--cell", required=True)
     w.add_argument("--device", default="cuda")
