@@ -43,7 +43,7 @@ def search_groups():
     n = int(config["training"]["fused_members"])
     if n <= 1 or not study_enabled("search"):
         return []
-    from holdout.training.search import fused_search_groups
+    from holdout.training.search import fused_search_groups  # only when training.fused_members > 1
 
     return fused_search_groups(SEARCH, search_models(), n)
 

@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from holdout.training.cost import CALIBRATION_FORMAT, architecture_key, cell_key, load_calibration
+from holdout.training.cost import CALIBRATION_FORMAT, Cell, architecture_key, cell_key, load_calibration
 
 __all__ = [
     "Cell",
@@ -51,25 +51,6 @@ __all__ = [
 ]
 
 LOG = logging.getLogger("holdout.training.calibration")
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One (network, batch size, views, image size) combination whose step time a plan needs.
-
-    ``model``: the network's config as a dict (``to_dict`` of a ResNet-preact config or a
-    [`ModelSpec`][holdout.training.registry.ModelSpec]), without the switches that move activations
-    only; ``train``: the TrainConfig (dict) of the first job with this cell, whose optimizer and
-    augmentation the timing runs; ``jobs``: how many jobs of the plan use it.
-    """
-
-    key: str
-    model: dict[str, Any]
-    train: dict[str, Any]
-    batch_size: int
-    views: int
-    image_size: int
-    jobs: int = 1
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import logging
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import torch
@@ -27,9 +27,6 @@ from holdout.training.inputs import TrainingData
 from holdout.training.models import ResNetPreact, ResNetPreactConfig
 from holdout.training.optim import TrainConfig, build_optimizer, build_scheduler
 from holdout.training.registry import build_network
-
-if TYPE_CHECKING:
-    from holdout.training.loop import RunSettings
 
 __all__ = [
     "Job",
@@ -50,7 +47,7 @@ class Job:
 
     model_config: ResNetPreactConfig
     config: TrainConfig
-    settings: RunSettings
+    settings: Any  # holdout.training.loop.RunSettings (loop imports this module: no import back)
     plan: ExecutionPlan
     data: TrainingData
     checkpoint_epochs: list[int]

@@ -136,7 +136,7 @@ def time_mode(cell: Any, device: str, mode: str, members: int = 1, seconds: floa
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m holdout.training.throughput``: eager, graph and fused rows of one cell into a
     calibration file's ``throughput`` list (or a new JSON)."""
-    from holdout.training.calibration import Cell
+    from holdout.training.cost import Cell
 
     p = argparse.ArgumentParser(prog="python -m holdout.training.throughput", description=__doc__.split("\n")[0])
     p.add_argument("--cells", required=True, help="the cells JSON (python -m holdout.training.calibration cells)")
