@@ -5,6 +5,7 @@ lens at scale. Each case: the right result, or one clear line (exit 2), no trace
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -78,9 +79,6 @@ def _degenerate(tmp_path: Path, case: str) -> list[str]:
         p = np.stack([y] * 4)
     elif case == "one-item new set":
         q = q[:, :1]
-    elif case == "equal agreement":  # every pair agrees on exactly the same items on both sets
-        p = np.stack([y, y, y, (y + 1) % 5])
-        p[:3, :50] = (y[:50] + np.array([[1], [2], [3]])) % 5  # pairwise agreement 250/300 for every pair
     np.save(tmp_path / "p.npy", p)
     np.save(tmp_path / "new.npy", q)
     return argv
@@ -120,7 +118,7 @@ def test_out_with_a_tilde_is_the_home_folder(tmp_path, capsys, monkeypatch):
     argv = _predictions(tmp_path)
     assert main([*argv, *ACC, "--out", "~/audit"]) == 0
     assert (tmp_path / "home" / "audit" / "report.html").is_file() and not (tmp_path / "~").exists()
-    labels = "~/" + str((tmp_path / "y.npy").relative_to(tmp_path / "home", walk_up=True))
+    labels = "~/" + os.path.relpath(tmp_path / "y.npy", tmp_path / "home")
     assert main(["audit", str(tmp_path / "p.npy"), "--labels", labels, *ACC, "--out", "~/audit2"]) == 0
 
 
