@@ -4,4 +4,4 @@ import sys
 
 from holdout.audit.cli import main
 
-sys.exit(main(["audit", *sys.argv[1:]]))
+sys.exit(main(sys.argv[1:]))
