@@ -49,7 +49,10 @@ from holdout.audit.core import (
     selection_bits,
     similarity_lens,
 )
-from holdout.audit.notebook import audit, read_logs
+from holdout.audit.evidence import Evidence, LensResult
+from holdout.audit.notebook import Lenses, audit, read_logs
+from holdout.audit.readers import read_accuracies, read_matrix, read_predictions, with_dates
+from holdout.audit.readers import read_logs as read_log_evidence
 from holdout.audit.run import (
     LENSES,
     AuditOptions,
@@ -63,15 +66,23 @@ __all__ = [
     "AuditError",
     "AuditOptions",
     "AuditResult",
+    "Evidence",
+    "LensResult",
+    "Lenses",
     "accuracy_lens",
     "audit",
     "bounds_lens",
     "load_audit_predictions",
     "new_set_lens",
+    "read_accuracies",
+    "read_log_evidence",
     "read_logs",
+    "read_matrix",
+    "read_predictions",
     "run_audit",
     "rvw_lens",
     "selection_bits",
     "similarity_lens",
+    "with_dates",
     "write_audit",
 ]

@@ -44,6 +44,11 @@ class AuditOptions:
     rank_resamples: int = 1000  # the pairs lens: bootstrap resamples of the simultaneous rank sets
     variants: int | None = None  # the best model is the best of N variants (--variants)
     families: str | None = None  # CSV (model, family): each family's best is the best of its models (--families)
+    split: str | None = None  # YYYY-MM-DD: the contamination lens's split of the items by date (--split)
+    reference_models: str | None = None  # the reference lens's models: a file, or column:NAME (--reference-models)
+    fit: str = "spline"  # the reference lens's curve (--fit)
+    chance: tuple[float, float] = (0.0, 0.0)  # random-guess accuracies, reference and benchmark (--chance)
+    n_bootstrap: int = 1000  # the reference lens's bootstrap replicates (--n-bootstrap)
 
     def __post_init__(self) -> None:
         for name in ("eps", "delta", "alpha", "band_level"):

@@ -8,15 +8,18 @@ import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from holdout.audit.aline_lens import read_unlabeled
 from holdout.audit.core import AuditError, load_audit_predictions
+from holdout.audit.evidence import Evidence
 from holdout.audit.inputs import check_input_path, check_label_base, read_array_predictions
 from holdout.predictions import Predictions
 
-__all__ = ["is_npz", "load_predictions_input", "new_set_args"]
+__all__ = ["evidence_from_predictions", "is_npz", "load_predictions_input", "new_set_args", "read_predictions"]
 
 
 def is_npz(path: str) -> bool:
@@ -91,3 +94,44 @@ def _ndim(path: Path) -> int:
         return int(np.load(path, mmap_mode="r", allow_pickle=False).ndim)
     except (OSError, ValueError):
         return -1  # the reader names the problem
+
+
+def evidence_from_predictions(preds: Predictions, source: str = "", notes: tuple[str, ...] = ()) -> Evidence:
+    """Predictions and their labels as the audit's evidence: the 0/1 correctness matrix, the answers
+    (each model's predicted class) and the keys (the labels)."""
+    correct = (preds.predictions == preds.labels[None, :]).astype(np.float64)
+    return Evidence(
+        matrix=correct,
+        model_ids=tuple(preds.model_names),
+        item_ids=tuple(str(i) for i in range(preds.num_examples)),
+        predictions=preds,
+        test_set=preds.test_set,
+        sources=(source,) if source else (),
+        notes=notes,
+        answers=preds.predictions,
+        keys=preds.labels,
+    )
+
+
+def read_predictions(
+    path: str | Path,
+    labels: str | Path | None = None,
+    *,
+    model_names: list[str] | None = None,
+    num_classes: int | None = None,
+    new: str | Path | None = None,
+    new_labels: str | Path | None = None,
+) -> Evidence:
+    """K models' predictions (.csv, .npy or holdout's .npz; labels inside a .npz) as the audit's evidence,
+    with ``new``: the same models on a newer test set (``evidence.new``; unlabeled predictions need
+    ``new_labels`` here)."""
+    preds = load_audit_predictions(path, labels, model_names=model_names, num_classes=num_classes)
+    check_label_base(preds, str(labels or path))
+    later = None
+    if new is not None and new_labels is None and not is_npz(str(new)):  # agreement on the line only
+        answers = read_unlabeled(new, preds, model_names)
+        later = Evidence(None, tuple(preds.model_names), sources=(str(new),), answers=answers)
+    elif new is not None:
+        names = list(preds.model_names) if Path(new).suffix.lower() == ".npy" else model_names
+        later = evidence_from_predictions(load_audit_predictions(new, new_labels, model_names=names), str(new))
+    return replace(evidence_from_predictions(preds, str(path)), new=later)
