@@ -246,3 +246,13 @@ def test_subcommand_and_old_spelling_write_the_same_files(tmp_path, capsys, shar
     assert outputs[0] == outputs[1]
     assert outputs[0][0] == rc, outputs[0][1]
     assert rc == 2 or "report.html" in outputs[0][2]
+
+
+def test_architecture_drawing_names_every_audit_module():
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = re.search(r"## The audit: readers -> evidence.*?```text\n(.*?)```", text, re.S)
+    assert block, "docs/architecture.md: no drawing of the audit's pipeline"
+    named = set(re.findall(r"[\w]+\.py", block.group(1)))
+    modules = {p.name for p in AUDIT.rglob("*.py")} - {"__init__.py", "_common.py"}
+    missing = sorted(m for m in modules if m not in named)
+    assert not missing, f"the audit's drawing in docs/architecture.md does not name {missing}"
