@@ -18,9 +18,9 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from holdout.audit.core import AuditError
+from holdout.audit.cli_checks import typed_options
+from holdout.audit.errors import AuditError
 from holdout.audit.inputs import one_line
-from holdout.audit.leaderboard_cli import typed_options
 from holdout.audit.parser import SUBCOMMANDS, build_parser, overview, subcommand_parser
 from holdout.audit.pipeline import audit_from_args
 from holdout.audit.result import LENSES

@@ -22,7 +22,7 @@ import pandas as pd
 from holdout.audit.core import selection_bits
 from holdout.audit.correctness import correctness_result
 from holdout.audit.evidence import Evidence, LensResult
-from holdout.audit.registry import lenses_for, run_lens
+from holdout.audit.registry import LensOptions, lenses_for, run_lens
 from holdout.audit.result import AuditOptions, AuditResult
 from holdout.leaderboards import CorrectnessMatrix
 from holdout.logs import LogMatrix, read_logs
@@ -65,7 +65,7 @@ class Lenses:
 
 def _audit_evidence(evidence: Evidence, lenses: Sequence[str] | None, search_size: int | None, **options) -> Lenses:
     bits, detail = selection_bits(None, search_size) if search_size is not None else (None, "")
-    opts = AuditOptions(rvw_bits=bits, rvw_detail=detail, **options)
+    opts = LensOptions(rvw_bits=bits, rvw_detail=detail, **options)
     results = {s.name: run_lens(s, evidence, opts) for s in lenses_for(evidence, lenses)}
     return Lenses(evidence, {k: v for k, v in results.items() if v is not None})
 
@@ -86,7 +86,7 @@ def audit(
 
     An [`Evidence`][holdout.audit.evidence.Evidence] (from ``read_predictions``, ``read_matrix``,
     ``read_accuracies``): the lenses the registry finds for it (``lenses``: a subset, by name), with the
-    options of [`AuditOptions`][holdout.audit.AuditOptions] as keywords; returns
+    options of [`LensOptions`][holdout.audit.registry.LensOptions] as keywords; returns
     [`Lenses`][holdout.audit.notebook.Lenses], one DataFrame per lens that ran.
 
     A correctness matrix (as ``holdout audit logs`` / ``matrix``): accuracy with intervals, pairs,

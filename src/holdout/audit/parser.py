@@ -12,8 +12,7 @@ import argparse
 from typing import NoReturn
 
 from holdout.audit.cli_groups import group_options
-from holdout.audit.leaderboard_cli import add_leaderboard_arguments
-from holdout.audit.logs_cli import add_logs_arguments
+from holdout.audit.options import add_leaderboard_arguments, add_logs_arguments
 from holdout.audit.result import LENSES
 from holdout.training.plan import add_plan_parser
 

@@ -3,7 +3,7 @@
 "Which lenses run on this input" is one lookup: [`lenses_for`][holdout.audit.registry.lenses_for]. A lens
 is a module of ``holdout.audit.lenses`` with ``lens(evidence, options) -> LensResult``, imported only
 when it runs; a new lens is that module and one line in ``LENSES``. Options a lens reads are those of
-[`AuditOptions`][holdout.audit.AuditOptions].
+[`LensOptions`][holdout.audit.registry.LensOptions].
 """
 
 from __future__ import annotations
@@ -11,14 +11,23 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from holdout.audit.evidence import LABELS, Evidence, LensResult
+from holdout.audit.result import AuditOptions
 
-if TYPE_CHECKING:
-    from holdout.audit.result import AuditOptions
+__all__ = ["LENSES", "LensOptions", "LensSpec", "lenses_for", "run_lens", "spec"]
 
-__all__ = ["LENSES", "LensSpec", "lenses_for", "run_lens", "spec"]
+
+@dataclass(frozen=True)
+class LensOptions(AuditOptions):
+    """[`AuditOptions`][holdout.audit.AuditOptions] and the settings of the lenses that only the registry
+    runs on an evidence (the command line passes these to its own writers)."""
+
+    split: str | None = None  # YYYY-MM-DD: the contamination lens's split of the items by date (--split)
+    reference_models: str | None = None  # the reference lens's models: a file, or column:NAME (--reference-models)
+    fit: str = "spline"  # the reference lens's curve (--fit)
+    chance: tuple[float, float] = (0.0, 0.0)  # random-guess accuracies, reference and benchmark (--chance)
+    n_bootstrap: int = 1000  # the reference lens's bootstrap replicates (--n-bootstrap)
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,6 @@ def lenses_for(
     return tuple(s for s in chosen if s.needs <= evidence.provides)
 
 
-def run_lens(lens: LensSpec, evidence: Evidence, options: AuditOptions) -> LensResult:
+def run_lens(lens: LensSpec, evidence: Evidence, options: LensOptions) -> LensResult | None:
     """``lens`` on ``evidence`` (its module imported now)."""
     return importlib.import_module(lens.module).lens(evidence, options)

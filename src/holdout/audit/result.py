@@ -5,17 +5,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from holdout.audit import verdicts
-from holdout.audit.adaptive_lens import AdaptiveLens
-from holdout.audit.adversarial_lens import AdversarialLens
-from holdout.audit.best_of import BestOfN
-from holdout.audit.core import AuditError, BoundsLens, NewSetLens, RvwLens, SimilarityLens, check_open_unit
+from holdout.audit.errors import AuditError, check_open_unit
 from holdout.audit.pairs_lens import PairsLens, pairs_verdict
-from holdout.leaderboards.dates import Contamination
+
+if TYPE_CHECKING:
+    from holdout.audit.adaptive_lens import AdaptiveLens
+    from holdout.audit.adversarial_lens import AdversarialLens
+    from holdout.audit.best_of import BestOfN
+    from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
 
@@ -44,11 +48,6 @@ class AuditOptions:
     rank_resamples: int = 1000  # the pairs lens: bootstrap resamples of the simultaneous rank sets
     variants: int | None = None  # the best model is the best of N variants (--variants)
     families: str | None = None  # CSV (model, family): each family's best is the best of its models (--families)
-    split: str | None = None  # YYYY-MM-DD: the contamination lens's split of the items by date (--split)
-    reference_models: str | None = None  # the reference lens's models: a file, or column:NAME (--reference-models)
-    fit: str = "spline"  # the reference lens's curve (--fit)
-    chance: tuple[float, float] = (0.0, 0.0)  # random-guess accuracies, reference and benchmark (--chance)
-    n_bootstrap: int = 1000  # the reference lens's bootstrap replicates (--n-bootstrap)
 
     def __post_init__(self) -> None:
         for name in ("eps", "delta", "alpha", "band_level"):

@@ -4,9 +4,9 @@ one-sided, Holm)."""
 
 from __future__ import annotations
 
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence, LensResult
-from holdout.audit.result import AuditOptions
+from holdout.audit.registry import LensOptions
 from holdout.audit.verdicts import contamination_verdict
 from holdout.leaderboards import CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date
@@ -15,7 +15,7 @@ from holdout.leaderboards.outputs import contamination_summary
 __all__ = ["lens"]
 
 
-def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
+def lens(e: Evidence, options: LensOptions) -> LensResult | None:
     """Every model's place against the line (one row per model); None without ``options.split``."""
     if options.split is None or e.item_dates is None or e.model_dates is None:
         return None

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.reference_lens import read_reference_models
-from holdout.audit.result import AuditOptions
+from holdout.audit.registry import LensOptions
 from holdout.contamination.reference import binomial_draws, reference_lens
 
 __all__ = ["lens"]
 
 
-def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
+def lens(e: Evidence, options: LensOptions) -> LensResult | None:
     """One row per tested model (delta, its interval, p and Holm's p); None without
     ``options.reference_models`` or the table's sizes. The table's columns: REFERENCE, BENCHMARK."""
     if options.reference_models is None or e.accuracies is None or e.sizes is None:

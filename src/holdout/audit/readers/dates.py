@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence
 from holdout.leaderboards import CorrectnessError
 from holdout.leaderboards.dates import read_dates

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence
 from holdout.leaderboards import CorrectnessError, CorrectnessMatrix, read_correctness
 
