@@ -123,7 +123,6 @@ def test_a_toy_lens_is_one_module_and_one_registry_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "toy_lens", module)
     toy = registry.LensSpec("toy", "toy_lens", frozenset({"correctness"}), "measured", "wrong items per model")
     monkeypatch.setattr(registry, "LENSES", (*registry.LENSES, toy))
-    monkeypatch.setattr(registry.lenses_for, "__defaults__", (None, registry.LENSES))
     e = ha.read_predictions(PREDS, LABELS)
     result = ha.audit(e, lenses=["accuracy", "toy"])
     assert list(result.frames) == ["accuracy", "toy"]

@@ -67,8 +67,9 @@ LENSES: tuple[LensSpec, ...] = (
 )
 
 
-def spec(name: str, registry: Sequence[LensSpec] = LENSES) -> LensSpec:
-    """The lens called ``name``; ValueError naming the lenses there are."""
+def spec(name: str, registry: Sequence[LensSpec] | None = None) -> LensSpec:
+    """The lens called ``name`` (of ``registry``, default ``LENSES``); ValueError naming the lenses there are."""
+    registry = LENSES if registry is None else registry
     found = [s for s in registry if s.name == name]
     if not found:
         raise ValueError(f"unknown lens {name!r}; choose from {', '.join(s.name for s in registry)}")
@@ -76,9 +77,11 @@ def spec(name: str, registry: Sequence[LensSpec] = LENSES) -> LensSpec:
 
 
 def lenses_for(
-    evidence: Evidence, names: Sequence[str] | None = None, registry: Sequence[LensSpec] = LENSES
+    evidence: Evidence, names: Sequence[str] | None = None, registry: Sequence[LensSpec] | None = None
 ) -> tuple[LensSpec, ...]:
-    """The lenses (of ``names``, default every one) whose needs ``evidence`` provides, in report order."""
+    """The lenses (of ``names``, default every one of ``registry``, default ``LENSES``) whose needs
+    ``evidence`` provides, in report order."""
+    registry = LENSES if registry is None else registry
     chosen = registry if names is None else [spec(n, registry) for n in names]
     return tuple(s for s in chosen if s.needs <= evidence.provides)
 
