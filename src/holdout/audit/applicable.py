@@ -4,12 +4,15 @@ not identical) and the adaptive analyst (two models or more), each with the reas
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from holdout.audit.adaptive_lens import AUDIT_PARAMS, AdaptiveLens, adaptive_lens
 from holdout.audit.core import BoundsLens, bounds_lens
-from holdout.audit.result import AuditOptions
 from holdout.predictions import Predictions
 from holdout.similarity.core import SimilaritySummary
+
+if TYPE_CHECKING:
+    from holdout.audit.result import AuditOptions
 
 __all__ = ["_adaptive_or_reason", "_bounds_or_reason"]
 
