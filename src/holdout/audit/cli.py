@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}", file=sys.stderr)
         return 130
-    for lens in (*LENSES, "best_of_n", "adaptive", "contamination"):  # adaptive: the opt-in lens
+    for lens in (*LENSES, "best_of_n", "adaptive", "contamination", "aline"):  # adaptive: the opt-in lens
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]
     print(f"wrote {args.out}/report.html and every number beside it in {time.perf_counter() - start:.1f} s")

@@ -20,6 +20,12 @@ from holdout.audit.run import AuditOptions, _write_all, run_audit, write_audit
 
 __all__ = ["audit_from_args", "search_size"]
 
+#: the report's note on a newer test set given without its labels
+UNLABELED_NOTE = (
+    "New test set: given without --new-labels, so its accuracies and the gap are not measured; agreement "
+    "on the line estimates them from the predictions alone (a heuristic)."
+)
+
 
 def _names(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
@@ -81,11 +87,13 @@ def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) ->
     kept = lambda note: print(f"holdout audit: note: {note}", file=sys.stderr)  # noqa: E731
     if new is None and unlabeled is None:
         return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail, on_kept=kept)
+    if unlabeled is not None:  # the newer set without labels: agreement on the line instead of the gap
+        kept_notes = tuple(n for n in result.notes if not n.startswith("New test set: not run"))
+        result = replace(result, notes=(*kept_notes, UNLABELED_NOTE))
     with atomic_folder(check_owned_out(args.out, inputs, force=args.force), on_fail, kept) as folder:
-        summary = _write_all(result, folder)
         aligned = None if new is None else align_models(preds, new, str(args.new_predictions))
         matrix, labels = (unlabeled, None) if aligned is None else (aligned.predictions, aligned.labels)
-        summary["aline"] = write_aline(preds, matrix, labels, folder)
+        summary = _write_all(result, folder, {"aline": write_aline(preds, matrix, labels, folder)})
     return summary
 
 

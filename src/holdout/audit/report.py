@@ -38,6 +38,13 @@ SECTIONS = (
     ),
     ("new", "A newer test set", "Recht et al. (2018), Table 1, Table 4, Eq. 3, Figure 2", ("new_vs_original",)),
     (
+        "aline",
+        "Agreement on the line: the newer set's accuracy without its labels",
+        "Baek et al. (2022), Algorithm 1 (ALine-S, ALine-D): a heuristic, right when agreement and accuracy "
+        "share their probit line",
+        (),
+    ),
+    (
         "similarity",
         "Model similarity",
         "Mania et al. (2019), Sec. 5.1, Fig. 1a, Fig. 4, Definition 1",
@@ -84,6 +91,7 @@ GLANCE = {
     "pairs": ("Paired comparisons", "measured"),
     "best_of_n": ("Best of N", "theorem"),
     "new": ("Newer test set", "measured"),
+    "aline": ("Agreement on the line", "heuristic"),
     "similarity": ("Similarity", "measured"),
     "bounds": ("Models supported", "theorem"),
     "rvw": ("Rip van Winkle's Razor", "theorem"),
@@ -139,6 +147,12 @@ REFERENCE_FILES = (
     "<p class='meta'>Per model (reference and benchmark accuracy, predicted, delta with its interval, p-values): "
     "<a href='reference_lens.csv' download>reference_lens.csv</a>; the curve: "
     "<a href='reference_curve.csv' download>reference_curve.csv</a>.</p>"
+)
+
+
+ALINE_FILES = (
+    "<p class='meta'>Each model's original accuracy and its ALine-S and ALine-D estimates: "
+    "<a href='aline.csv' download>aline.csv</a>.</p>"
 )
 
 
@@ -198,6 +212,14 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
             f"Items before {s['split']}: {page.count(s['n_original_items'])}, from it on: "
             f"{page.count(s['n_new_items'])}; line of {s['line_models']} earlier models, "
             f"{s['placed_models']} later models placed against it."
+        )
+    if lens == "aline":
+        line = s.get("agreement_line")
+        return (
+            ""
+            if not line
+            else f"Agreement line on probit axes: slope {line['slope']:.2f}, R^2 {line['r2']:.3f}, over "
+            f"{page.count(s['models'])} models and {page.count(s['new_items'])} items of the newer set."
         )
     if lens == "pairs":
         return (
@@ -306,7 +328,7 @@ def _section(result: AuditResult, summary: dict, figures: dict[str, Path], lens:
     figs = [page.figure_html(figures[n]) for n in names if n in figures]
     if figs:
         parts.append("<div class='figs'>" + "".join(figs) + "</div>")
-    parts.append(_lens_table(result, lens))
+    parts.append(ALINE_FILES if lens == "aline" and "skipped" not in summary[lens] else _lens_table(result, lens))
     return parts
 
 
