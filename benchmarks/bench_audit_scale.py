@@ -42,7 +42,9 @@ def synthetic(k: int, n: int, classes: int = 10, seed: int = 0) -> tuple[np.ndar
     for start in range(0, k, 256):  # rows in blocks: K x n float temporaries stay small
         s = skill[start : start + 256]
         wrong = rng.random((s.size, n)) < difficulty[None, :] ** s[:, None]
-        preds[start : start + 256] = np.where(wrong, (labels + 1 + rng.integers(0, classes - 1, (s.size, n))) % classes, labels)
+        preds[start : start + 256] = np.where(
+            wrong, (labels + 1 + rng.integers(0, classes - 1, (s.size, n))) % classes, labels
+        )
     return preds, labels
 
 
@@ -80,7 +82,9 @@ def run(k: int, n: int, lenses: str, extra: list[str], src: Path) -> dict[str, o
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
             raise SystemExit(f"the audit failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-        files = sorted(((p.stat().st_size, p.relative_to(out).as_posix()) for p in out.rglob("*") if p.is_file()), reverse=True)
+        files = sorted(
+            ((p.stat().st_size, p.relative_to(out).as_posix()) for p in out.rglob("*") if p.is_file()), reverse=True
+        )
     return {
         "models": k,
         "items": n,

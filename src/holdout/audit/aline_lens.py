@@ -13,7 +13,6 @@ every pair agreeing equally) there is no estimate: the ``aline`` entry says why.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
