@@ -29,6 +29,9 @@ from holdout.logs import LogError, LogMatrix, read_logs
 
 __all__ = ["add_logs_arguments", "logs_summary", "run_logs_audit"]
 
+#: the reference-benchmark lens's options: they need an accuracy table or two correctness matrices
+REFERENCE_OPTIONS = ("--reference-models", "--reference-correctness", "--fit", "--chance", "--n-bootstrap")
+
 
 def _read(args: argparse.Namespace) -> LogMatrix:
     try:
@@ -87,6 +90,12 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     if args.predictions is not None or args.correctness or args.accuracies:
         raise AuditError("--logs is an input on its own: give no PREDICTIONS, --correctness or --accuracies with it")
     _refuse_unused(args, "--logs", (("--samples", "samples"), ("--rows", "rows"), *_TABLES_ONLY))
+    reference = [o for o in REFERENCE_OPTIONS if getattr(args, o[2:].replace("-", "_"), None) is not None]
+    if reference:
+        raise AuditError(
+            f"{reference[0]}: not read by --logs; the reference-benchmark lens needs --accuracies TABLE.csv "
+            "--reference-models FILE, or --correctness with --reference-correctness FILE --reference-models FILE"
+        )
     out = _owned_out(args, [*args.logs, args.item_dates, args.model_dates])
     m = _read(args)
     task = str(m.runs["task"].iloc[0])

@@ -11,6 +11,8 @@ run's files beside a new report.
 
 from __future__ import annotations
 
+import glob
+import itertools
 import json
 import os
 import shutil
@@ -57,6 +59,12 @@ def check_owned_out(
     if top == Path(top.anchor) or top == Path.cwd().resolve() or top in Path.cwd().resolve().parents:
         raise AuditError(f"{option} {out}: is the working folder or one above it; give a new folder for the report")
     for item in inputs:
+        root = _input_root(item)
+        if root.is_dir() and (root == top or root in top.parents):
+            raise AuditError(
+                f"{option} {out}: is inside the input folder {item} (or is it); the report would mix with the "
+                "inputs (and --force would move them aside): give a folder outside it"
+            )
         p = Path(item).resolve()
         if p == top or top in p.parents:
             raise AuditError(
@@ -72,6 +80,17 @@ def check_owned_out(
             "new folder, or pass --force to replace the folder"
         )
     return out
+
+
+def _input_root(item: str | Path) -> Path:
+    """The folder or file an input names, resolved: for a glob (``logs/*/samples_*.jsonl``), the
+    folder above its first wildcard."""
+    text = str(item)
+    if not glob.has_magic(text):
+        return Path(text).resolve()
+    parts = Path(text).parts
+    fixed = [x for x in itertools.takewhile(lambda x: not glob.has_magic(x), parts)]
+    return Path(*fixed).resolve() if fixed else Path.cwd().resolve()
 
 
 def foreign_files(folder: str | Path) -> list[str]:

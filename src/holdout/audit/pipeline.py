@@ -17,6 +17,7 @@ from holdout.audit.logs_cli import run_logs_audit
 from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.audit.readers.predictions import is_npz, load_predictions_input, new_set_args
 from holdout.audit.run import AuditOptions, _write_all, run_audit, write_audit
+from holdout.audit.safe_text import terminal_text
 
 __all__ = ["audit_from_args", "search_size"]
 
@@ -84,7 +85,7 @@ def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) ->
     with user_input("the audit of", args.predictions):
         result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
-    kept = lambda note: print(f"holdout audit: note: {note}", file=sys.stderr)  # noqa: E731
+    kept = lambda note: print(f"holdout audit: note: {terminal_text(note)}", file=sys.stderr)  # noqa: E731
     if new is None and unlabeled is None:
         return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail, on_kept=kept)
     if unlabeled is not None:  # the newer set without labels: agreement on the line instead of the gap
