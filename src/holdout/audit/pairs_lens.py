@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from holdout.audit.safe_text import figure_text
 from holdout.plotting import save_figure
 from holdout.stats.paired import pair_counts, paired_comparisons
 from holdout.stats.ranks import rank_confidence_sets, tie_groups, tied_with_best
@@ -216,8 +217,9 @@ def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alp
     sig = (pairs["p_holm"] <= alpha).to_numpy()
     ax.scatter(np.r_[j[sig], i[sig]], np.r_[i[sig], j[sig]], s=4, c="k", marker=".")
     if len(order) <= 20:  # names legible at 8 pt; beyond, the models in rank order (pairs.csv names them)
-        ax.set_xticks(np.arange(len(order)), order, rotation=90, fontsize=8)
-        ax.set_yticks(np.arange(len(order)), order, fontsize=8)
+        names = [figure_text(m) for m in order]
+        ax.set_xticks(np.arange(len(order)), names, rotation=90, fontsize=8)
+        ax.set_yticks(np.arange(len(order)), names, fontsize=8)
     else:
         ax.set_xlabel(f"the {len(order):,} models, best first (names in pairs.csv)", fontsize=8)
     fig.colorbar(im, ax=ax, shrink=0.7, label="accuracy of row minus column (points)")

@@ -32,6 +32,7 @@ from holdout.audit.core import (
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
 from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
+from holdout.audit.safe_text import figure_text
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
 from holdout.similarity.plots import (
@@ -202,7 +203,7 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
 def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
     """Every figure as PNG + PDF + CSV; returns name -> PNG path (report order)."""
     figs: dict[str, Path] = {}
-    label = result.test_set or Path(result.source).stem
+    label = figure_text(result.test_set or Path(result.source).stem)  # in every figure's title
     acc = result.accuracy
     figs["accuracy"] = out / "accuracy.png"
     fig = plots.plot_accuracies(acc, f"{label}: test accuracy", level=1 - result.options.alpha)
