@@ -216,3 +216,28 @@ def test_control_characters_in_names_never_reach_the_terminal(tmp_path, capsys):
         assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", stream), stream
     assert "\\x1b[31mred" in captured.out  # escaped, still recognisable
     assert "\x1b[31mred\x1b[0m" in pd.read_csv(out / "accuracy.csv")["model"].tolist()  # the files keep the name
+
+
+# --- the pairs lens at scale: pairs.csv holds what the report reads unless --all-pairs -----------
+
+
+def test_pairs_csv_beyond_50_models_holds_the_pairs_the_report_reads(tmp_path):
+    k, n = 60, 40
+    rng = np.random.default_rng(2)
+    m = (rng.random((k, n)) < np.linspace(0.2, 0.9, k)[:, None]).astype(int)
+    df = pd.DataFrame(m, columns=[f"i{j}" for j in range(n)])
+    df.insert(0, "model", [f"m{i:02d}" for i in range(k)])
+    df.to_csv(tmp_path / "c.csv", index=False)
+    argv = ["audit", str(tmp_path / "c.csv"), "--correctness", "--rows", "models", "--lenses", "accuracy,pairs"]
+    argv += ["--rank-resamples", "50"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    pairs = pd.read_csv(tmp_path / "o" / "pairs.csv")
+    order = pd.read_csv(tmp_path / "o" / "ranks.csv")["model"].tolist()
+    assert len(pairs) == 2 * k - 3
+    got = {frozenset(p) for p in zip(pairs["model_a"], pairs["model_b"])}
+    expected = {frozenset((order[0], m)) for m in order[1:]} | {frozenset(p) for p in zip(order, order[1:])}
+    assert got == expected
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())["pairs"]
+    assert summary["num_pairs"] == k * (k - 1) // 2 and "--all-pairs writes every pair" in summary["pairs_csv"]
+    assert main([*argv, "--all-pairs", "--out", str(tmp_path / "all")]) == 0
+    assert len(pd.read_csv(tmp_path / "all" / "pairs.csv")) == k * (k - 1) // 2

@@ -42,6 +42,7 @@ def _options(args: argparse.Namespace) -> AuditOptions:
         adaptive=bool(getattr(args, "adaptive", False)),
         mid_p=bool(getattr(args, "mid_p", False)),
         rank_resamples=getattr(args, "rank_resamples", 1000),
+        all_pairs=bool(getattr(args, "all_pairs", False)),
         variants=getattr(args, "variants", None),
         families=getattr(args, "families", None),
     )

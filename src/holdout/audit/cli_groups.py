@@ -57,7 +57,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "comparisons, best of N, fits",
         "paired comparisons and ranks, the inflation of a best-of-N pick, the linear fit, the adaptive analyst",
-        ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        ("mid_p", "rank_resamples", "all_pairs", "variants", "families", "band_level", "adaptive"),
     ),
 )
 HEADER = ("| option | meaning | default |", "|---|---|---|")

@@ -133,6 +133,12 @@ def _add_pairs_arguments(p: argparse.ArgumentParser) -> None:
         help="bootstrap resamples of the simultaneous rank intervals (paired lens)",
     )
     p.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="write every pair of models into pairs.csv (K(K-1)/2 rows: 18 million at K = 6,000); by default, "
+        "beyond 50 models, it holds each model against the best and against the next in rank order",
+    )
+    p.add_argument(
         "--variants",
         type=int,
         metavar="N",

@@ -60,6 +60,7 @@ def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) ->
         adaptive=bool(getattr(args, "adaptive", False)),
         mid_p=bool(getattr(args, "mid_p", False)),
         rank_resamples=getattr(args, "rank_resamples", 1000),
+        all_pairs=bool(getattr(args, "all_pairs", False)),
         variants=getattr(args, "variants", None),
         families=getattr(args, "families", None),
     )

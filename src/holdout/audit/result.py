@@ -46,6 +46,7 @@ class AuditOptions:
     adaptive: bool = False  # the adaptive analyst lens (--adaptive): seconds to minutes, so opt-in
     mid_p: bool = False  # the pairs lens: McNemar mid-p instead of the exact p-value (--mid-p)
     rank_resamples: int = 1000  # the pairs lens: bootstrap resamples of the simultaneous rank sets
+    all_pairs: bool = False  # the pairs lens: every pair in pairs.csv, not only those the report reads (--all-pairs)
     variants: int | None = None  # the best model is the best of N variants (--variants)
     families: str | None = None  # CSV (model, family): each family's best is the best of its models (--families)
 

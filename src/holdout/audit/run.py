@@ -163,7 +163,7 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         },
     }
     if result.pairs is not None:
-        out["pairs"] = pairs_summary(result.pairs)
+        out["pairs"] = pairs_summary(result.pairs, all_pairs=result.options.all_pairs)
     if result.best_of_n:
         out["best_of_n"] = best_of_n_summary(result.best_of_n)
     if result.new is not None:
@@ -209,7 +209,7 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
     fig = plots.plot_accuracies(acc, f"{label}: test accuracy", level=1 - result.options.alpha)
     save_figure(fig, figs["accuracy"], data=acc)
     if result.pairs is not None:
-        figs |= write_pairs(result.pairs, out, label)
+        figs |= write_pairs(result.pairs, out, label, all_pairs=result.options.all_pairs)
     if result.new is not None:
         t = result.new.table
         figs["new_vs_original"] = out / "new_vs_original.png"
