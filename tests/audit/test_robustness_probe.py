@@ -241,3 +241,80 @@ def test_pairs_csv_beyond_50_models_holds_the_pairs_the_report_reads(tmp_path):
     assert summary["num_pairs"] == k * (k - 1) // 2 and "--all-pairs writes every pair" in summary["pairs_csv"]
     assert main([*argv, "--all-pairs", "--out", str(tmp_path / "all")]) == 0
     assert len(pd.read_csv(tmp_path / "all" / "pairs.csv")) == k * (k - 1) // 2
+
+
+# --- twenty more inputs of the same kind: each one clear line ------------------------------------
+
+
+def _inputs(tmp_path: Path) -> None:
+    """The files the cases below name, in ``tmp_path`` (the working folder)."""
+    _predictions(tmp_path, n=60)
+    p, y = np.load(tmp_path / "p.npy"), np.load(tmp_path / "y.npy")
+    pd.DataFrame(p.T, columns=list("abcd")).to_csv(tmp_path / "p.csv", index=False)
+    pd.DataFrame(p.T, columns=list("abcd")).to_csv(tmp_path / "p16.csv", index=False, encoding="utf-16")
+    np.save(tmp_path / "y_nan.npy", np.where(np.arange(y.size) == 3, np.nan, y))
+    np.save(tmp_path / "none.npy", np.zeros((0, y.size), dtype=int))
+    np.save(tmp_path / "neg.npy", p - 2)
+    np.save(tmp_path / "bool.npy", p > 1)
+    (tmp_path / "y_head.csv").write_text("label\n")
+    pd.DataFrame({"y": y, "z": y}).to_csv(tmp_path / "y2.csv", index=False)
+    (tmp_path / "dup.csv").write_text("a,a,b\n" + "0,1,0\n" * y.size)
+    acc = {"model": list("abcde"), "o": [50, 60, 70, 80, 90], "nw": [40, 50, 60, 70, 80]}
+    pd.DataFrame(acc).to_csv(tmp_path / "acc.csv", index=False)
+    pd.DataFrame(acc | {"model": list("abcda")}).to_csv(tmp_path / "acc_dup.csv", index=False)
+    pd.DataFrame(acc | {"o": [50, 60, None, 80, 90]}).to_csv(tmp_path / "acc_nan.csv", index=False)
+    (tmp_path / "folder").mkdir()
+
+
+P = ["p.npy", "--labels", "y.npy"]
+TABLE = ["--columns", "o", "nw", "--sizes", "100", "100"]
+MORE_INPUTS = [
+    ("labels with a NaN", ["p.npy", "--labels", "y_nan.npy"], "labels contain NaN"),
+    ("labels CSV with a header only", ["p.csv", "--labels", "y_head.csv"], "a header but no data rows"),
+    ("labels CSV of two columns", ["p.csv", "--labels", "y2.csv"], "exactly one column"),
+    ("two model columns of one name", ["dup.csv", "--labels", "y.npy"], "duplicate model names: a"),
+    ("--lenses naming none", [*P, "--lenses", ","], "--lenses: no lens named"),
+    ("--lenses in capitals", [*P, "--lenses", "Accuracy"], "unknown lens(es) ['Accuracy']"),
+    ("--model-names too few", [*P, "--model-names", "a,b"], "4 models (rows) but 2 names in --model-names"),
+    ("--model-names with an empty name", [*P, "--model-names", ",b,c,d"], "but 3 names in --model-names"),
+    ("--model-names against a CSV header", ["p.csv", "--labels", "y.npy", "--model-names", "w,x,y,z"], "--model-names"),
+    ("--selected not a model", [*P, "--lenses", "rvw", "--selected", "nope", "--search-size", "4"], "--selected nope"),
+    ("--out an existing file", [*P, "--out", "p.csv"], "--out p.csv: is a file"),
+    ("--out empty", [*P, "--out", ""], "is the working folder"),
+    ("negative classes", ["neg.npy", "--labels", "y.npy"], "negative: an abstention?"),
+    ("zero models", ["none.npy", "--labels", "y.npy"], "none.npy: no models (0 rows)"),
+    ("booleans for classes", ["bool.npy", "--labels", "y.npy"], "predictions are booleans"),
+    ("UTF-16 predictions", ["p16.csv", "--labels", "y.npy"], "not UTF-8 text"),
+    ("a folder for PREDICTIONS", ["folder", "--labels", "y.npy"], "is a directory"),
+    ("--num-classes below the labels", [*P, "--num-classes", "1"], "labels out of range [0, 1)"),
+    ("--translations missing, lens not run", [*P, "--translations", "nope.npz"], "--translations nope.npz: file not"),
+    ("--families missing", [*P, "--families", "nope.csv"], "--families nope.csv: file not found"),
+    (
+        "--columns naming one column twice",
+        ["--accuracies", "acc.csv", "--columns", "o", "o", "--sizes", "9", "9"],
+        "twice",
+    ),
+    ("a model twice in the table", ["--accuracies", "acc_dup.csv", *TABLE], "duplicate model name 'a'"),
+    ("an empty cell in the table", ["--accuracies", "acc_nan.csv", *TABLE], "model 'c' has a missing"),
+]
+
+
+@pytest.mark.parametrize(("case", "argv", "message"), MORE_INPUTS, ids=[c[0] for c in MORE_INPUTS])
+def test_more_inputs_give_one_clear_line(tmp_path, capsys, monkeypatch, case, argv, message):
+    _inputs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    out = [] if "--out" in argv else ["--out", "o"]
+    err = _error(capsys, ["audit", *argv, *out])
+    assert message in err, err
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_newline_in_a_model_name_stays_on_its_line(tmp_path, capsys):
+    _predictions(tmp_path, n=60)
+    p = np.load(tmp_path / "p.npy")
+    pd.DataFrame(p.T, columns=["a\nb", "c", "d", "e"]).to_csv(tmp_path / "p.csv", index=False)
+    argv = ["audit", str(tmp_path / "p.csv"), "--labels", str(tmp_path / "y.npy"), "--lenses", "accuracy,pairs"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [x[:9] for x in lines[:2]] == ["[accuracy", "[pairs] P"] and len(lines) == 3
+    assert "a\\nb" in lines[1]

@@ -101,11 +101,14 @@ def load_audit_predictions(
             return preds
         if labels is None:
             raise AuditError(f"{path}: labels are needed for .csv / .npy predictions (pass --labels)")
-        return convert_user_predictions(
+        preds = convert_user_predictions(
             path, labels, test_set=test_set or path.stem, model_names=model_names, num_classes=num_classes
         )
-    except (DataError, PredictionsError) as exc:
-        raise AuditError(str(exc)) from None
+    except (DataError, PredictionsError) as exc:  # the data stage's "in config" is --model-names here
+        raise AuditError(str(exc).replace("model_names in config", "names in --model-names")) from None
+    if preds.num_models == 0:
+        raise AuditError(f"{path}: no models (0 rows); one row (.npy) or column (.csv) per model is needed")
+    return preds
 
 
 def align_models(original: Predictions, new: Predictions, source: str) -> Predictions:

@@ -8,6 +8,7 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from holdout.audit.aline_lens import read_unlabeled, write_aline
 from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, align_models, selection_bits
@@ -66,6 +67,9 @@ def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) ->
     )
     inputs = [x for x in (args.predictions, args.labels, args.new_predictions, args.new_labels) if x]
     inputs += [x for x in (args.translations, args.rvw_description, getattr(args, "families", None)) if x]
+    for option, value in (("--translations", args.translations), ("--families", getattr(args, "families", None))):
+        if value is not None and not Path(value).is_file():  # read only by their lens: checked before any
+            raise AuditError(f"{option} {value}: file not found")
     check_owned_out(args.out, inputs, force=args.force)  # before minutes of work
     check_out_dir(args.out)
     if (shape := peek_shape(args.predictions)) is not None:

@@ -57,6 +57,8 @@ class AuditOptions:
             raise AuditError(f"--variants must be at least 2 (the best of N >= 2 tries), got {self.variants}")
         if not 10 <= int(self.rank_resamples) <= 10**6:
             raise AuditError(f"--rank-resamples must be a whole number in [10, 1000000], got {self.rank_resamples}")
+        if not self.lenses:
+            raise AuditError(f"--lenses: no lens named; choose from {', '.join(LENSES)}")
         unknown = [lens for lens in self.lenses if lens not in LENSES]
         if unknown:
             raise AuditError(f"--lenses: unknown lens(es) {unknown}; choose from {', '.join(LENSES)}")
