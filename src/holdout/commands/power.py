@@ -7,8 +7,9 @@ the observed difference (two-sided alpha, power 0.8 by default), plain and, with
 ``--cluster-pattern``, clustered (times the design effect). 0/1 correctness uses Connor's (1987)
 McNemar sample size from the observed discordance; pass rates the paired normal form from the
 standard deviation of the differences. A design effect estimated below 1 is taken as 1 in the
-clustered projections (conservative: from few clusters the estimate is noisy). Planning, without data: ``--accuracy A B`` with
-``--discordance`` or ``--correlation`` gives n (and, with ``--items N``, the detectable difference).
+clustered projections (conservative: from few clusters the estimate is noisy). Planning, without
+data: ``--accuracy A B`` with ``--discordance`` or ``--correlation`` gives n (and, with ``--items N``,
+the detectable difference).
 
 Percent throughout (``diff``, ``sd_diff``, ``mde``: percentage points, the unit of the audit's
 accuracy column). ``n_needed`` and ``mde`` are projections under the normal approximation with
