@@ -68,9 +68,14 @@ def test_identical_clusters_have_design_effect_of_the_cluster_size() -> None:
 
 
 def _brute_force_cluster_flip(d: np.ndarray, groups: np.ndarray) -> float:
-    totals = np.bincount(groups, weights=d)
-    obs = abs(totals.sum())
-    hits = [abs(np.dot(s, totals)) >= obs - 1e-9 for s in itertools.product([-1, 1], repeat=totals.size)]
+    # every sign pattern of the clusters, the studentized statistic recomputed from scratch
+    def t(x: np.ndarray) -> float:
+        r = clustered_se(x, groups)
+        return abs(r.estimate) / r.se_clustered
+
+    obs = t(d)
+    k = groups.max() + 1
+    hits = [t(d * np.asarray(s)[groups]) >= obs * (1 - 1e-9) for s in itertools.product([-1, 1], repeat=k)]
     return float(np.mean(hits))
 
 
@@ -81,12 +86,16 @@ def test_few_clusters_use_the_exact_sign_flip_test() -> None:
     b = (rng.random(80) < 0.4).astype(float)
     r = clustered_paired_test(a, b, groups)
     assert r.method == "sign-flip exact"
+    assert r.n_resamples == 256
+    assert r.statistic == pytest.approx(abs(r.diff) / r.se.se_clustered, rel=1e-12)
     assert r.pvalue == pytest.approx(_brute_force_cluster_flip(a - b, groups), abs=1e-12)
+    assert r.pvalue < 0.05  # a 30-point gap in every cluster
 
 
 def test_monte_carlo_when_the_patterns_are_too_many_and_p_at_least_one_over_b_plus_one() -> None:
     groups = np.repeat(np.arange(20), 5)
-    a, b = np.ones(100), np.zeros(100)  # every cluster total is +5: the most extreme pattern
+    a, b = np.ones(100), np.zeros(100)
+    a[::5] = 0  # every cluster total is +4 with some spread: the most extreme pattern
     r = clustered_paired_test(a, b, groups, n_resamples=999)
     assert r.method == "sign-flip monte carlo"
     assert r.n_resamples == 999

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from holdout.stats._paired import sign_flip_test
-
 __all__ = [
     "MIN_CLUSTERS_NORMAL",
     "ClusteredPairedResult",
@@ -168,8 +166,10 @@ class ClusteredPairedResult:
     """A paired difference mean(a - b) under clustering: its standard errors (``se``, a
     [`ClusteredSE`][holdout.stats.ClusteredSE] of d = a - b), the two-sided p-value and which test
     gave it: ``method`` 'normal' (z = diff / the finite-cluster SE, with ``n_clusters`` >=
-    ``MIN_CLUSTERS_NORMAL``), 'sign-flip exact' (all 2^C' sign patterns of the non-zero cluster
-    totals) or 'sign-flip monte carlo' (``n_resamples`` random patterns, p = (1 + hits) / (1 + B))."""
+    ``MIN_CLUSTERS_NORMAL``), 'sign-flip exact' (all 2^C sign patterns of the clusters) or
+    'sign-flip monte carlo' (``n_resamples`` random patterns, p = (1 + hits) / (1 + B)).
+    ``statistic``: |t| = |diff| / SE (Miller's form; the finite-cluster factor cancels in the
+    randomization test)."""
 
     se: ClusteredSE
     statistic: float
@@ -195,12 +195,14 @@ def clustered_paired_test(
     two-sided p-value of mean(a - b) = 0.
 
     With C >= ``min_clusters``: z = diff / SE (finite-cluster form), normal reference. Below: a
-    sign-flip randomization test on the cluster totals T_c = sum_{i in c} d_i, valid when under H0
-    each cluster's total is symmetric about 0 (exchangeable models within a cluster; Cameron & Miller
-    2015, Sec. VI.D; Fisher 1935, Sec. 21). The test is exact when 2^C' <= ``n_resamples`` (C' the
-    clusters whose total is not 0), else Monte Carlo with p >= 1 / (B + 1) (Phipson & Smyth 2010);
-    [`sign_flip_test`][holdout.stats.sign_flip_test] does the enumeration. The statistic is
-    |sum_c T_c| = n |diff| for the randomization test, |z| for the normal one.
+    cluster sign-flip randomization test of the studentized statistic t = diff / SE_C: each
+    cluster's differences d_i change sign together, t is recomputed (its clustered SE too), and p is
+    the share of patterns with |t| at least the observed one. Valid when under H0 each cluster's
+    differences are symmetric about 0 jointly (exchangeable models within a cluster), for any
+    number of clusters (Canay, Romano & Shaikh 2017, Econometrica 85:1013; it is the wild cluster
+    bootstrap-t with Rademacher weights of Cameron, Gelbach & Miller 2008, enumerated). Exact (all
+    2^C patterns) when 2^C <= ``n_resamples``, else Monte Carlo with p = (1 + hits) / (1 + B) >=
+    1 / (B + 1) (Phipson & Smyth 2010).
     """
     from scipy import stats
 
@@ -217,6 +219,32 @@ def clustered_paired_test(
         z = abs(se.estimate) / s if s > 0 else (0.0 if se.estimate == 0 else math.inf)
         return ClusteredPairedResult(se, z, float(min(1.0, 2 * stats.norm.sf(z))), "normal", 0)
     totals = np.bincount(codes, weights=d, minlength=n_clusters)
-    flip = sign_flip_test(totals, np.zeros_like(totals), n_resamples=n_resamples, seed=rng)
-    method = "sign-flip exact" if flip.exact else "sign-flip monte carlo"
-    return ClusteredPairedResult(se, float(abs(totals.sum())), float(flip.pvalue), method, int(flip.resamples))
+    sizes = np.bincount(codes, minlength=n_clusters).astype(float)
+    observed = float(_flip_t(np.ones((1, n_clusters)), totals, sizes)[0])
+    if 2**n_clusters <= n_resamples:
+        signs = 1.0 - 2.0 * ((np.arange(2**n_clusters)[:, None] >> np.arange(n_clusters)) & 1)
+        hits = int(_at_least(_flip_t(signs, totals, sizes), observed).sum())
+        return ClusteredPairedResult(se, observed, hits / 2**n_clusters, "sign-flip exact", 2**n_clusters)
+    gen = np.random.default_rng(rng)
+    hits = 0
+    for start in range(0, n_resamples, 1024):
+        signs = gen.choice([-1.0, 1.0], size=(min(1024, n_resamples - start), n_clusters))
+        hits += int(_at_least(_flip_t(signs, totals, sizes), observed).sum())
+    return ClusteredPairedResult(se, observed, (1 + hits) / (1 + n_resamples), "sign-flip monte carlo", n_resamples)
+
+
+def _flip_t(signs: np.ndarray, totals: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """|t| = |diff| / SE_C for each row of cluster signs (P x C): diff = sum_c s_c T_c / n, residual
+    totals s_c T_c - n_c diff; t = +inf where SE is 0 and diff is not, 0 where both are."""
+    flipped = signs * totals
+    diff = flipped.sum(axis=1) / sizes.sum()
+    resid = flipped - diff[:, None] * sizes
+    se = np.sqrt((resid**2).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 0, np.abs(diff) / se, np.where(np.abs(diff) > 0, np.inf, 0.0))
+    return t * sizes.sum()  # |diff| / (sqrt(sum resid^2) / n): the studentized statistic
+
+
+def _at_least(t: np.ndarray, observed: float) -> np.ndarray:
+    """t >= observed, with equal values in floating point counted as ties."""
+    return t >= observed - 1e-9 * max(1.0, observed) if math.isfinite(observed) else t == observed
