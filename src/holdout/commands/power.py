@@ -179,16 +179,18 @@ def resolution(
 
 
 def _need_range(need: pd.Series, n: int) -> str:
+    """'the other 43 need 1.4x to 300x as many items' or 'of the other 9, 7 need ..., 2 never ...'."""
     ratio = need[np.isfinite(need)] / n
     never = int((~np.isfinite(need)).sum())
-    parts = []
+    span = ""
     if len(ratio):
         low, high = ratio.min(), ratio.max()
         span = f"{low:.1f}x" if len(ratio) == 1 else f"{low:.1f}x to {high:,.{0 if high >= 10 else 1}f}x"
-        parts.append(f"{len(ratio) if never else ''} need {span} as many items".lstrip())
-    if never:
-        parts.append(f"{never} never (equal accuracies)")
-    return ", ".join(parts)
+    if not never:
+        return f"the other {len(need)} need {span} as many items"
+    if not len(ratio):
+        return f"the other {len(need)} never (equal accuracies)"
+    return f"of the other {len(need)}, {len(ratio)} need {span} as many items, {never} never (equal accuracies)"
 
 
 def summary_line(table: pd.DataFrame, clustered: bool = False) -> str:
@@ -201,7 +203,7 @@ def summary_line(table: pd.DataFrame, clustered: bool = False) -> str:
     rest = adj.loc[~adj[col], need_col]
     what = "clustered, " if clustered else ""
     line = f"this test set ({what}{n:,} items) resolves {done} of {len(adj)} adjacent pairs"
-    line += f"; of the other {len(rest)}, {_need_range(rest, n)}" if len(rest) else ""
+    line += f"; {_need_range(rest, n)}" if len(rest) else ""
     best = table[table["comparison"] == "vs_best"]
     return line + f"; against the best model: {int(best[col].sum())} of {len(best)} resolved"
 
