@@ -116,7 +116,10 @@ def commands() -> dict[str, object]:
             str(DATA / LMEVAL.format("asdiv_cot", "2024-08-21T03-40-10.802679")),
             str(DATA / LMEVAL.format("asdiv", "2024-08-21T03-44-09.494230")),
         ],
-        "helm_worse": [str(DATA / HELM.format("meta_llama-3-8b-chat")), str(DATA / HELM.format("meta_llama-3-70b-chat"))],
+        "helm_worse": [
+            str(DATA / HELM.format("meta_llama-3-8b-chat")),
+            str(DATA / HELM.format("meta_llama-3-70b-chat")),
+        ],
         "helm_inconclusive": [
             str(DATA / HELM.format("anthropic_claude-3-5-sonnet-20240620")),
             str(DATA / HELM.format("openai_gpt-4-turbo-2024-04-09")),

@@ -9,7 +9,6 @@ import re
 import shlex
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from holdout.bounds import corollary4, union_bound_probability
@@ -19,6 +18,9 @@ from holdout.stats import mcnemar, newcombe_paired_ci
 REPO = Path(__file__).resolve().parents[2]
 LMEVAL = "evallogs/lmeval_asdiv_llama3/results/{}/meta-llama__Meta-Llama-3-8B-Instruct/samples_asdiv_{}.jsonl"
 HELM = "evallogs/helm_safety_bbq/runs/v4/bbq:subject=all,method=multiple_choice_joint,model={}"
+ASDIV_BASE = LMEVAL.format("asdiv_cot", "2024-08-21T03-40-10.802679")
+ASDIV_CANDIDATE = LMEVAL.format("asdiv", "2024-08-21T03-44-09.494230")
+SONNET, TURBO = HELM.format("anthropic_claude-3-5-sonnet-20240620"), HELM.format("openai_gpt-4-turbo-2024-04-09")
 
 
 def _documented_command() -> list[str]:
@@ -42,11 +44,21 @@ def _run(argv: list[str], base: Path, candidate: Path, out: Path) -> int:
     ("base", "candidate", "code", "decision"),
     [
         # two lm-eval runs of Llama-3-8B-Instruct on the same 50 ASDiv items: the same answers
-        (LMEVAL.format("asdiv_cot", "2024-08-21T03-40-10.802679"), LMEVAL.format("asdiv", "2024-08-21T03-44-09.494230"), 0, "not worse"),
+        (
+            LMEVAL.format("asdiv_cot", "2024-08-21T03-40-10.802679"),
+            LMEVAL.format("asdiv", "2024-08-21T03-44-09.494230"),
+            0,
+            "not worse",
+        ),
         # HELM BBQ, 100 items: Llama-3-70B-chat 29% against Llama-3-8B-chat 74%
         (HELM.format("meta_llama-3-8b-chat"), HELM.format("meta_llama-3-70b-chat"), 1, "worse"),
         # GPT-4 Turbo 91% against Claude 3.5 Sonnet 93%: lower, not significantly
-        (HELM.format("anthropic_claude-3-5-sonnet-20240620"), HELM.format("openai_gpt-4-turbo-2024-04-09"), 3, "inconclusive"),
+        (
+            HELM.format("anthropic_claude-3-5-sonnet-20240620"),
+            HELM.format("openai_gpt-4-turbo-2024-04-09"),
+            3,
+            "inconclusive",
+        ),
     ],
 )
 def test_documented_gate_gives_each_exit_code_on_shipped_logs(

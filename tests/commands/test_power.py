@@ -35,7 +35,7 @@ def test_planning_from_a_correlation(capsys) -> None:
 
 def test_resolution_rows_follow_the_accuracy_order_and_the_closed_form() -> None:
     rng = np.random.default_rng(0)
-    v = (rng.random((4, 300)) < np.array([[0.5], [0.7], [0.45], [0.8]])).astype(float)
+    v = (rng.random((4, 300)) < np.array([[0.3], [0.6], [0.1], [0.85]])).astype(float)
     t = resolution(v, ["a", "b", "c", "d"])
     adj = t[t["comparison"] == "adjacent"]
     assert list(adj["model_a"]) == ["d", "b", "a"] and list(adj["model_b"]) == ["b", "a", "c"]
