@@ -34,19 +34,12 @@ Paired comparisons (two models on the same items)
 
 Clustered items, repeated samples, power
 ----------------------------------------
-- [`clustered_se`][holdout.stats.clustered_se]      mean of item scores with plain and clustered standard errors
-  (Miller 2024, App. A; both the paper's form and the finite-cluster C / (C - 1) form) and the design effect.
-- [`clustered_paired_test`][holdout.stats.clustered_paired_test]  paired difference under clustering; normal test
-  with 30 clusters or more, a cluster sign-flip randomization test below.
-- [`sample_variance_split`][holdout.stats.sample_variance_split],
-  [`sample_variance_split_from_rates`][holdout.stats.sample_variance_split_from_rates]  between- and within-item
-  variance over m samples per item (Miller 2024, Sec. 3) and the m that makes the within part negligible.
-- [`mcnemar_sample_size`][holdout.stats.mcnemar_sample_size], [`mcnemar_mde`][holdout.stats.mcnemar_mde]  items needed
-  and minimum detectable difference of McNemar's test (Connor 1987), with a design effect.
-- [`paired_sample_size`][holdout.stats.paired_sample_size], [`paired_mde`][holdout.stats.paired_mde]  the same for
-  scores from the standard deviation of the paired differences.
-- [`discordance_from_correlation`][holdout.stats.discordance_from_correlation]  discordance of two 0/1 outcomes from
-  their accuracies and correlation.
+In [`holdout.stats.clustered`][holdout.stats.clustered] and [`holdout.stats.power`][holdout.stats.power]
+(also importable from here): ``clustered_se`` (plain and clustered standard errors, Miller 2024, App. A, both
+the paper's form and the finite-cluster C / (C - 1) form, the design effect), ``clustered_paired_test`` (a
+cluster sign-flip randomization test under 30 clusters), ``sample_variance_split`` (between- and within-item
+variance over m samples, Miller 2024, Sec. 3), ``mcnemar_sample_size`` / ``mcnemar_mde`` (Connor 1987) and
+``paired_sample_size`` / ``paired_mde``.
 
 Regression
 ----------
@@ -62,62 +55,51 @@ Similarity
   (Mania et al. 2019, Sec. 5.1).
 
 The implementations live in private modules (``_binomial``, ``_multiple``, ``_ranking``, ``_regression``,
-``_similarity``, ``_paired``, ``_pairs``, ``_ranks``, ``_best_of``, ``_tails``, ``_clustered``, ``_power``,
-``_samples``); import from ``holdout.stats``,
-``holdout.stats.paired`` or ``holdout.stats.ranks``.
+``_similarity``, ``_paired``, ``_pairs``, ``_ranks``, ``_best_of``, ``_tails``, ``_clustered``, ``_samples``,
+``_power``); import from ``holdout.stats``, ``holdout.stats.paired``, ``holdout.stats.ranks``,
+``holdout.stats.clustered`` or ``holdout.stats.power``.
 """
 
 from holdout.stats._binomial import accuracy_table, clopper_pearson
-from holdout.stats._clustered import (
-    ClusteredPairedResult,
-    ClusteredSE,
-    ConfidenceInterval,
-    clustered_paired_test,
-    clustered_se,
-)
 from holdout.stats._multiple import holm
 from holdout.stats._paired import mcnemar, newcombe_paired_ci, paired_bootstrap_ci, paired_t_test, sign_flip_test
 from holdout.stats._pairs import paired_comparisons
-from holdout.stats._power import (
+from holdout.stats._ranking import delta_rank
+from holdout.stats._ranks import rank_confidence_sets
+from holdout.stats._regression import LinearFit, fit_band, linear_fit
+from holdout.stats._similarity import independent_similarity
+from holdout.stats.clustered import (  # noqa: F401 (importable from here; listed in holdout.stats.clustered)
+    ClusteredPairedResult,
+    ClusteredSE,
+    ConfidenceInterval,
+    SampleVarianceSplit,
+    clustered_paired_test,
+    clustered_se,
+    sample_variance_split,
+    sample_variance_split_from_rates,
+)
+from holdout.stats.power import (  # noqa: F401 (importable from here; listed in holdout.stats.power)
     discordance_from_correlation,
     mcnemar_mde,
     mcnemar_sample_size,
     paired_mde,
     paired_sample_size,
 )
-from holdout.stats._ranking import delta_rank
-from holdout.stats._ranks import rank_confidence_sets
-from holdout.stats._regression import LinearFit, fit_band, linear_fit
-from holdout.stats._samples import SampleVarianceSplit, sample_variance_split, sample_variance_split_from_rates
-from holdout.stats._similarity import independent_similarity
 
 __all__ = [
-    "ClusteredPairedResult",
-    "ClusteredSE",
-    "ConfidenceInterval",
     "LinearFit",
-    "SampleVarianceSplit",
     "accuracy_table",
     "clopper_pearson",
-    "clustered_paired_test",
-    "clustered_se",
     "delta_rank",
-    "discordance_from_correlation",
     "fit_band",
     "holm",
     "independent_similarity",
     "linear_fit",
     "mcnemar",
-    "mcnemar_mde",
-    "mcnemar_sample_size",
     "newcombe_paired_ci",
     "paired_bootstrap_ci",
     "paired_comparisons",
-    "paired_mde",
-    "paired_sample_size",
     "paired_t_test",
     "rank_confidence_sets",
-    "sample_variance_split",
-    "sample_variance_split_from_rates",
     "sign_flip_test",
 ]
