@@ -175,3 +175,19 @@ def test_items_are_paired_by_id_not_by_line(shared_data, tmp_path, capsys) -> No
     out = capsys.readouterr().out
     assert "difference +0.00 points" in out
     assert "note: 1 items only in BASE and 0 only in CANDIDATE were left out" in out
+
+
+def test_pass_rates_use_the_paired_t_test() -> None:
+    import numpy as np
+
+    from holdout.commands.compare import compare_scores
+    from holdout.stats import paired_t_test
+
+    rng = np.random.default_rng(2)
+    base, cand = rng.integers(0, 11, 120) / 10, rng.integers(0, 11, 120) / 10
+    r = compare_scores(base, cand)
+    t = paired_t_test(cand, base)
+    assert r["test"] == "paired t" and not r["binary"]
+    assert (r["diff"], r["low"], r["high"], r["pvalue"]) == pytest.approx(
+        (100 * t.diff, 100 * t.low, 100 * t.high, t.pvalue)
+    )

@@ -90,3 +90,32 @@ def test_cluster_file_errors_name_the_item(shared_data, tmp_path, capsys) -> Non
     clusters.write_text("item,cluster\nastropy__astropy-12907,astropy\n")
     assert main([str(shared_data / SWE), "--correctness", "--clusters", str(clusters)]) == 2
     assert "499 of 500 items have no cluster (first: 'astropy__astropy-13033')" in capsys.readouterr().err
+
+
+def test_cluster_file_with_a_header_equals_the_pattern(shared_data, tmp_path, capsys) -> None:
+    m = pd.read_csv(shared_data / SWE, index_col=0, nrows=1)
+    clusters = tmp_path / "clusters.csv"
+    rows = [f"{i},{i.rsplit('-', 1)[0]}" for i in m.columns] + ["not-an-item,x"]
+    clusters.write_text("instance_id,repository\n" + "\n".join(rows) + "\n")
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main([str(shared_data / SWE), "--correctness", "--clusters", str(clusters), "--out", str(a)]) == 0
+    assert main([str(shared_data / SWE), "--correctness", "--cluster-pattern", "^(.+)-[0-9]+$", "--out", str(b)]) == 0
+    pd.testing.assert_frame_equal(pd.read_csv(a / "resolution.csv"), pd.read_csv(b / "resolution.csv"))
+    import json
+
+    note = json.loads((a / "power.json").read_text())["clusters"]["source"]
+    assert "1 ids there are not items here, ignored" in note
+
+
+def test_pass_rates_use_the_paired_normal_form() -> None:
+    from holdout.stats import paired_sample_size
+
+    rng = np.random.default_rng(1)
+    v = rng.integers(0, 11, size=(3, 200)) / 10
+    t = resolution(v, ["x", "y", "z"])
+    assert set(t["method"]) == {"paired normal"}
+    row = t.iloc[0]
+    a, b = ["x", "y", "z"].index(row["model_a"]), ["x", "y", "z"].index(row["model_b"])
+    d = v[a] - v[b]
+    assert row["sd_diff"] == pytest.approx(100 * d.std(ddof=1))
+    assert row["n_needed"] == pytest.approx(paired_sample_size(d.mean(), d.std(ddof=1)))

@@ -48,15 +48,15 @@ __all__ = ["EXIT", "build_parser", "compare_scores", "decide", "main", "reuse_bo
 EXIT = {"not worse": 0, "worse": 1, "inconclusive": 3}
 
 EXAMPLES = """\
-  # a regression gate on two lm-eval runs of the same task (exit 0 not worse, 1 worse, 3 inconclusive)
-  holdout compare base/samples_asdiv.jsonl candidate/samples_asdiv.jsonl --out /tmp/gate
-  # non-inferiority within one point, on two HELM runs
-  holdout compare runs/v1/bbq_model_a runs/v1/bbq_model_b --margin 1 --out /tmp/gate
+  # a regression gate on two lm-eval runs of the same items (exit 0 not worse, 1 worse, 3 inconclusive)
+  holdout compare '../shared/data/evallogs/lmeval_asdiv_llama3/results/asdiv_cot/*/samples_*03-40-10*.jsonl' \\
+      ../shared/data/evallogs/lmeval_asdiv_llama3/results/asdiv --out /tmp/gate
+  # non-inferiority within 10 points on two HELM runs, and what 20 earlier uses of the test set may have moved
+  holdout compare '../shared/data/evallogs/helm_safety_bbq/runs/v4/*gpt-4o*' \\
+      '../shared/data/evallogs/helm_safety_bbq/runs/v4/*qwen2-72b*' --margin 10 --prior-uses 20
   # two models of a correctness matrix, SWE-bench instances clustered by repository
-  holdout compare swebench_verified_resolved_matrix.csv --correctness --base 20240620_sweagent_claude3.5sonnet \\
-      --candidate 20240402_sweagent_gpt4 --cluster-pattern '^(.+)-[0-9]+$'
-  # and how far 40 earlier evaluations on this test set may have moved the measured accuracies
-  holdout compare base/ candidate/ --prior-uses 40
+  holdout compare ../shared/data/anchors/swebench/swebench_verified_resolved_matrix.csv --correctness \\
+      --base 20240620_sweagent_claude3.5sonnet --candidate 20240402_sweagent_gpt4 --cluster-pattern '^(.+)-[0-9]+$'
 """
 
 
