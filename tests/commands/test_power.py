@@ -119,3 +119,19 @@ def test_pass_rates_use_the_paired_normal_form() -> None:
     d = v[a] - v[b]
     assert row["sd_diff"] == pytest.approx(100 * d.std(ddof=1))
     assert row["n_needed"] == pytest.approx(paired_sample_size(d.mean(), d.std(ddof=1)))
+
+
+def test_pass_rates_over_samples_get_the_variance_split(tmp_path, capsys) -> None:
+    from holdout.stats import sample_variance_split_from_rates
+
+    rng = np.random.default_rng(3)
+    v = rng.integers(0, 11, size=(3, 80)) / 10
+    matrix = tmp_path / "m.csv"
+    pd.DataFrame(v, index=["x", "y", "z"], columns=[f"q{j}" for j in range(80)]).rename_axis("model").to_csv(matrix)
+    assert main([str(matrix), "--correctness", "--samples", "10", "--out", str(tmp_path / "out")]) == 0
+    assert "with 10 samples per item, within-item sampling noise is a median" in capsys.readouterr().out
+    split = pd.read_csv(tmp_path / "out" / "samples.csv")
+    want = sample_variance_split_from_rates(v[1], 10)
+    assert split.loc[1, "var_within"] == pytest.approx(want.var_within)
+    assert split.loc[1, "var_between"] == pytest.approx(want.var_between)
+    assert split.loc[1, "m_negligible"] == want.m_negligible

@@ -11,6 +11,9 @@ clustered projections (conservative: from few clusters the estimate is noisy). P
 data: ``--accuracy A B`` with ``--discordance`` or ``--correlation`` gives n (and, with ``--items N``,
 the detectable difference).
 
+With pass rates over m >= 2 samples per item (``--samples`` or logs that say so), ``samples.csv``
+splits each model's variance into a between- and a within-item part (Miller 2024, Sec. 3).
+
 Percent throughout (``diff``, ``sd_diff``, ``mde``: percentage points, the unit of the audit's
 accuracy column). ``n_needed`` and ``mde`` are projections under the normal approximation with
 the observed discordance (or spread) held fixed; ``resolved`` means n_needed <= n.
@@ -45,9 +48,10 @@ from holdout.stats import (
     mcnemar_sample_size,
     paired_mde,
     paired_sample_size,
+    sample_variance_split_from_rates,
 )
 
-__all__ = ["RESOLUTION_COLUMNS", "build_parser", "main", "plan", "resolution", "summary_line"]
+__all__ = ["RESOLUTION_COLUMNS", "build_parser", "main", "plan", "resolution", "samples_table", "summary_line"]
 
 RESOLUTION_COLUMNS = [
     "comparison",
@@ -239,6 +243,43 @@ def plan(
     return out
 
 
+def samples_table(values: np.ndarray, model_names: Sequence[str], samples: int) -> pd.DataFrame:
+    """Per model, pass rates over ``samples`` 0/1 samples per item: the variance of its mean split into
+    between- and within-item parts (Miller 2024, Sec. 3; variances of scores in [0, 1], ``accuracy`` and
+    ``se`` in percent), ``share_within`` and ``m_negligible`` (the samples per item
+    that bring the within part to a tenth of the between part; empty when there is no between part)."""
+    rows = []
+    for name, v in zip(model_names, np.asarray(values, dtype=float)):
+        s = sample_variance_split_from_rates(v, samples)
+        rows.append(
+            {
+                "model": name,
+                "samples": s.m,
+                "accuracy": 100 * s.mean,
+                "var_between": s.var_between,
+                "var_within": s.var_within,
+                "se": 100 * s.se,
+                "share_within": s.share_within,
+                "m_negligible": s.m_negligible,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _samples_line(table: pd.DataFrame) -> str:
+    m = int(table["samples"].iloc[0])
+    need = table["m_negligible"].dropna()
+    tail = (
+        f"; a median {need.median():g} samples per item would make it a tenth of the between-item part"
+        if len(need)
+        else ""
+    )
+    share = 100 * table["share_within"].median()
+    return (
+        f"with {m} samples per item, sampling noise within items is a median {share:.1f}% of a model's variance{tail}"
+    )
+
+
 def _planning(args: argparse.Namespace) -> int:
     a, b = args.accuracy
     for name, v in (("A", a), ("B", b)):
@@ -276,6 +317,11 @@ def _from_data(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     lines = [summary_line(table)] + ([summary_line(table, clustered=True)] if clusters is not None else [])
+    files = {"resolution.csv": write_csv(table)}
+    if m.samples is not None and m.samples >= 2 and not m.binary:
+        split = samples_table(m.values, m.model_names, m.samples)
+        files["samples.csv"] = write_csv(split)
+        lines.append(_samples_line(split))
     if args.out is not None:
         info = {
             "inputs": list(args.paths),
@@ -295,7 +341,7 @@ def _from_data(args: argparse.Namespace) -> int:
                 "mde, n_needed, resolved": "projection",
             },
         }
-        write_atomic(args.out, {"resolution.csv": write_csv(table), "power.json": write_json(info)})
+        write_atomic(args.out, {**files, "power.json": write_json(info)})
     print("\n".join(lines))
     return 0
 
