@@ -275,9 +275,7 @@ def _samples_line(table: pd.DataFrame) -> str:
         else ""
     )
     share = 100 * table["share_within"].median()
-    return (
-        f"with {m} samples per item, sampling noise within items is a median {share:.1f}% of a model's variance{tail}"
-    )
+    return f"with {m} samples per item, within-item sampling noise is a median {share:.1f}% of a model's variance{tail}"
 
 
 def _planning(args: argparse.Namespace) -> int:
