@@ -178,3 +178,29 @@ def test_cluster_sign_flip_test_holds_its_level_with_few_unequal_clusters() -> N
         reject_plain += 2 * stats.norm.sf(abs(r.diff) / r.se.se) <= 0.05 if r.se.se > 0 else 0
     assert reject / reps <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
     assert reject_plain / reps > 0.2
+
+
+def test_randomization_interval_inverts_the_test() -> None:
+    # the ends of the interval are where the test of mean(d) = delta starts to reject
+    rng = np.random.default_rng(12)
+    groups = np.repeat(np.arange(9), 12)
+    a = (rng.random(108) < 0.75).astype(float)
+    b = (rng.random(108) < 0.45).astype(float)
+    r = clustered_paired_test(a, b, groups, confidence_level=0.9)
+    assert r.interval_method == "sign-flip inverted"
+    assert r.interval.low < r.diff < r.interval.high
+    assert (r.pvalue <= 0.1) == (r.interval.low > 0)  # the interval excludes 0 exactly when the test rejects
+
+    def p_at(delta: float) -> float:  # the test of mean(d) = delta, brute force: shift a
+        return clustered_paired_test(a - delta, b, groups, confidence_level=0.9).pvalue
+
+    for end, step in ((r.interval.low, -1e-6), (r.interval.high, 1e-6)):
+        assert p_at(end - step) > 0.1 >= p_at(end + step)
+
+
+def test_too_few_clusters_give_the_edge_of_the_scale() -> None:
+    # 4 clusters: the smallest two-sided p is 2/16 > 0.05, so no difference is ever rejected
+    groups = np.repeat(np.arange(4), 10)
+    r = clustered_paired_test(np.ones(40), np.zeros(40), groups)
+    assert r.pvalue == pytest.approx(2 / 16)
+    assert (r.interval.low, r.interval.high) == (-1.0, 1.0)

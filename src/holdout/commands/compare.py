@@ -15,9 +15,10 @@ code a CI job can use:
 0/1 scores: the exact McNemar test (McNemar 1947) and Newcombe's (1998) hybrid score interval;
 pass rates: the paired t test and its interval; clustered items (``--clusters``,
 ``--cluster-pattern``): the clustered standard error (Miller 2024, App. A, finite-cluster form),
-the interval diff -+ t_{C-1} SE and the clustered test (normal with 30 clusters or more, a cluster
-sign-flip randomization test below). ``--prior-uses N``: how far N earlier evaluations on this test
-set may have moved any of the N + 2 measured accuracies (Mania et al. 2019: Corollary 4 with
+the clustered test (normal with 30 clusters or more, a cluster sign-flip randomization test below)
+and its interval (diff -+ t_{C-1} SE, or the inverted randomization test below 30 clusters).
+``--prior-uses N``: how far N earlier evaluations on this test set may have moved any of the N + 2
+measured accuracies (Mania et al. 2019: Corollary 4 with
 alpha = 0 for an adaptive analyst; the union bound (2) for models fixed in advance), a theorem.
 """
 
@@ -136,15 +137,17 @@ def compare_scores(
     out: dict[str, object] = {"n": int(b.size), "accuracy_base": 100 * float(b.mean())}
     out["accuracy_candidate"] = 100 * float(c.mean())
     if clusters is not None:
-        r = clustered_paired_test(c, b, clusters)
-        ci = r.se.confidence_interval(1 - alpha)
+        r = clustered_paired_test(c, b, clusters, confidence_level=1 - alpha)
+        inverted = r.interval_method == "sign-flip inverted"
         out.update(
             diff=100 * r.diff,
-            low=100 * ci.low,
-            high=100 * ci.high,
+            low=100 * r.interval.low,
+            high=100 * r.interval.high,
             pvalue=r.pvalue,
             test=f"clustered ({r.method})",
-            interval="clustered, diff -+ t_{C-1} SE (finite-cluster form)",
+            interval="the inverted cluster sign-flip test"
+            if inverted
+            else "clustered, diff -+ t_{C-1} SE (finite-cluster form)",
             n_clusters=r.se.n_clusters,
             design_effect=r.se.design_effect,
             se=100 * r.se.se,

@@ -168,14 +168,18 @@ class ClusteredPairedResult:
     gave it: ``method`` 'normal' (z = diff / the finite-cluster SE, with ``n_clusters`` >=
     ``MIN_CLUSTERS_NORMAL``), 'sign-flip exact' (all 2^C sign patterns of the clusters) or
     'sign-flip monte carlo' (``n_resamples`` random patterns, p = (1 + hits) / (1 + B)).
-    ``statistic``: |t| = |diff| / SE (Miller's form; the finite-cluster factor cancels in the
-    randomization test)."""
+    ``statistic``: |z|, or |t| = |diff| / SE (Miller's form; the finite-cluster factor cancels in the
+    randomization test). ``interval``: the ``confidence_level`` interval of the difference from the
+    same test: diff -+ t_{C-1} SE (finite-cluster form) with the normal test, the inverted
+    randomization test otherwise (``interval_method`` says which)."""
 
     se: ClusteredSE
     statistic: float
     pvalue: float
     method: str
     n_resamples: int
+    interval: ConfidenceInterval
+    interval_method: str
 
     @property
     def diff(self) -> float:
@@ -187,22 +191,28 @@ def clustered_paired_test(
     b: object,
     clusters: object,
     *,
+    confidence_level: float = 0.95,
     min_clusters: int = MIN_CLUSTERS_NORMAL,
     n_resamples: int = 9999,
     rng: int | np.random.Generator = 0,
 ) -> ClusteredPairedResult:
-    """Two models on the same clustered items: mean(a - b), its clustered standard errors and a
-    two-sided p-value of mean(a - b) = 0.
+    """Two models on the same clustered items: mean(a - b), its clustered standard errors, a
+    two-sided p-value of mean(a - b) = 0 and an interval.
 
-    With C >= ``min_clusters``: z = diff / SE (finite-cluster form), normal reference. Below: a
-    cluster sign-flip randomization test of the studentized statistic t = diff / SE_C: each
-    cluster's differences d_i change sign together, t is recomputed (its clustered SE too), and p is
-    the share of patterns with |t| at least the observed one. Valid when under H0 each cluster's
-    differences are symmetric about 0 jointly (exchangeable models within a cluster), for any
-    number of clusters (Canay, Romano & Shaikh 2017, Econometrica 85:1013; it is the wild cluster
-    bootstrap-t with Rademacher weights of Cameron, Gelbach & Miller 2008, enumerated). Exact (all
-    2^C patterns) when 2^C <= ``n_resamples``, else Monte Carlo with p = (1 + hits) / (1 + B) >=
-    1 / (B + 1) (Phipson & Smyth 2010).
+    With C >= ``min_clusters``: z = diff / SE (finite-cluster form), normal reference, and the
+    interval diff -+ t_{C-1} SE. Below: a cluster sign-flip randomization test of the studentized
+    statistic t = diff / SE_C: each cluster's differences d_i change sign together, t is recomputed
+    (its clustered SE too), and p is the share of patterns with |t| at least the observed one. Valid
+    when under H0 each cluster's differences are symmetric about 0 jointly (exchangeable models
+    within a cluster), for any number of clusters (Canay, Romano & Shaikh 2017, Econometrica
+    85:1013; it is the wild cluster bootstrap-t with Rademacher weights of Cameron, Gelbach & Miller
+    2008, enumerated). Exact (all 2^C patterns) when 2^C <= ``n_resamples``, else Monte Carlo with
+    p = (1 + hits) / (1 + B) >= 1 / (B + 1) (Phipson & Smyth 2010). The interval then inverts the
+    same test: the differences delta whose test on d - delta (the same sign patterns) keeps
+    p > 1 - ``confidence_level``, ends found by bisection (Roodman, MacKinnon, Nielsen & Webb 2019,
+    Stata J. 19:4, Sec. 3.5); where the test cannot reject even at the edge of the scale (too few
+    clusters for the level: 2 / 2^C > 1 - confidence_level), the end is that edge (-1 or 1 for
+    scores in [0, 1]).
     """
     from scipy import stats
 
@@ -211,26 +221,68 @@ def clustered_paired_test(
         raise ValueError(f"a paired test needs two results on the same items, got {x.size} and {y.size} items")
     if int(min_clusters) < 2:
         raise ValueError(f"min_clusters must be >= 2, got {min_clusters!r}")
+    if not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level must lie in (0, 1), got {confidence_level!r}")
     d = x - y
     codes, n_clusters = cluster_codes(clusters, d.size)
     se = _from_codes(d, codes, n_clusters)
     if n_clusters >= min_clusters:
         s = se.se_clustered_finite
         z = abs(se.estimate) / s if s > 0 else (0.0 if se.estimate == 0 else math.inf)
-        return ClusteredPairedResult(se, z, float(min(1.0, 2 * stats.norm.sf(z))), "normal", 0)
+        p = float(min(1.0, 2 * stats.norm.sf(z)))
+        return ClusteredPairedResult(se, z, p, "normal", 0, se.confidence_interval(confidence_level), "t")
     totals = np.bincount(codes, weights=d, minlength=n_clusters)
     sizes = np.bincount(codes, minlength=n_clusters).astype(float)
-    observed = float(_flip_t(np.ones((1, n_clusters)), totals, sizes)[0])
-    if 2**n_clusters <= n_resamples:
+    exact = 2**n_clusters <= n_resamples
+    if exact:
         signs = 1.0 - 2.0 * ((np.arange(2**n_clusters)[:, None] >> np.arange(n_clusters)) & 1)
-        hits = int(_at_least(_flip_t(signs, totals, sizes), observed).sum())
-        return ClusteredPairedResult(se, observed, hits / 2**n_clusters, "sign-flip exact", 2**n_clusters)
-    gen = np.random.default_rng(rng)
-    hits = 0
-    for start in range(0, n_resamples, 1024):
-        signs = gen.choice([-1.0, 1.0], size=(min(1024, n_resamples - start), n_clusters))
-        hits += int(_at_least(_flip_t(signs, totals, sizes), observed).sum())
-    return ClusteredPairedResult(se, observed, (1 + hits) / (1 + n_resamples), "sign-flip monte carlo", n_resamples)
+    else:
+        signs = np.random.default_rng(rng).choice([-1.0, 1.0], size=(n_resamples, n_clusters))
+    flip = _FlipTest(signs, exact, totals, sizes)
+    span = float(max(1.0, x.max() - y.min(), y.max() - x.min()))  # |mean(a - b)| <= span
+    low, high = flip.interval(se.estimate, 1 - confidence_level, (-span, span))
+    return ClusteredPairedResult(
+        se,
+        flip.statistic(0.0),
+        flip.pvalue(0.0),
+        "sign-flip exact" if exact else "sign-flip monte carlo",
+        len(signs),
+        ConfidenceInterval(low, high),
+        "sign-flip inverted",
+    )
+
+
+@dataclass(frozen=True)
+class _FlipTest:
+    """The cluster sign-flip test of mean(d) = delta on fixed sign patterns (rows of ``signs``)."""
+
+    signs: np.ndarray
+    exact: bool
+    totals: np.ndarray
+    sizes: np.ndarray
+
+    def statistic(self, delta: float) -> float:
+        return float(_flip_t(np.ones((1, self.totals.size)), self.totals - delta * self.sizes, self.sizes)[0])
+
+    def pvalue(self, delta: float) -> float:
+        observed = self.statistic(delta)
+        hits = int(_at_least(_flip_t(self.signs, self.totals - delta * self.sizes, self.sizes), observed).sum())
+        return hits / len(self.signs) if self.exact else (1 + hits) / (1 + len(self.signs))
+
+    def interval(self, estimate: float, alpha: float, bounds: tuple[float, float]) -> tuple[float, float]:
+        """The ends of {delta: p(delta) > alpha} on each side of the estimate, by bisection; a bound
+        of the scale itself where the test does not reject there."""
+        ends = []
+        for far in bounds:
+            if self.pvalue(far) > alpha:
+                ends.append(far)
+                continue
+            inside, outside = estimate, far
+            for _ in range(40):
+                mid = (inside + outside) / 2
+                inside, outside = (mid, outside) if self.pvalue(mid) > alpha else (inside, mid)
+            ends.append(inside)
+        return ends[0], ends[1]
 
 
 def _flip_t(signs: np.ndarray, totals: np.ndarray, sizes: np.ndarray) -> np.ndarray:
