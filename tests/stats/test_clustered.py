@@ -160,14 +160,15 @@ def test_clustered_interval_covers_at_its_level_and_the_plain_one_does_not(n_clu
 @pytest.mark.slow
 def test_cluster_sign_flip_test_holds_its_level_with_few_unequal_clusters() -> None:
     # two exchangeable models on 10 clusters of unequal size with a shared cluster effect: under H0
-    # the randomization test rejects at most 5% of the time (plus simulation noise), while the plain
-    # McNemar-like normal test on the items, ignoring the clusters, rejects far more often
+    # the randomization test (and its inverted interval) rejects at most 5% of the time (plus
+    # simulation noise), while the plain normal test on the items, ignoring the clusters, rejects far
+    # more often, and the t_{C-1} interval too often
     from scipy import stats
 
     rng = np.random.default_rng(7)
     sizes = np.array([60, 30, 20, 15, 10, 8, 6, 5, 4, 2])
     groups = np.repeat(np.arange(sizes.size), sizes)
-    reps, reject, reject_plain = 1000, 0, 0
+    reps, reject, reject_plain, reject_t = 1000, 0, 0, 0
     for _ in range(reps):
         shift = rng.normal(0.0, 0.3, sizes.size)  # a cluster favours one model or the other, symmetric
         p_a = np.clip(0.6 + shift / 2, 0.02, 0.98)[groups]
@@ -176,8 +177,13 @@ def test_cluster_sign_flip_test_holds_its_level_with_few_unequal_clusters() -> N
         r = clustered_paired_test(a, b, groups, n_resamples=1023)
         reject += r.pvalue <= 0.05
         reject_plain += 2 * stats.norm.sf(abs(r.diff) / r.se.se) <= 0.05 if r.se.se > 0 else 0
+        t_ci = r.se.confidence_interval(0.95)
+        reject_t += not t_ci.low <= 0 <= t_ci.high
+        reject_inverted = not r.interval.low <= 0 <= r.interval.high
+        assert reject_inverted == (r.pvalue <= 0.05)
     assert reject / reps <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
     assert reject_plain / reps > 0.2
+    assert reject_t / reps > 0.08  # the t_{C-1} interval of the finite-cluster form over-rejects here
 
 
 def test_randomization_interval_inverts_the_test() -> None:
