@@ -191,3 +191,11 @@ def test_pass_rates_use_the_paired_t_test() -> None:
     assert (r["diff"], r["low"], r["high"], r["pvalue"]) == pytest.approx(
         (100 * t.diff, 100 * t.low, 100 * t.high, t.pvalue)
     )
+
+
+def test_cluster_by_a_field_of_the_baselines_logs(shared_data, capsys) -> None:
+    logs = shared_data / "evallogs/inspect_starsim/logs"
+    base = logs / "2026-02-20T05-22-33+00-00_starsim-benchmark_24AbBSr25iP6DbfTNwbAUU.eval"
+    cand = logs / "2026-02-25T18-43-09+00-00_starsim-benchmark_GqBbPAtdkKa6FN3NWdk9ay.eval"
+    assert main([str(base), str(cand), "--cluster-by", "problem_id"]) == 3
+    assert "clustered (sign-flip exact) p = 0.5" in capsys.readouterr().out

@@ -140,3 +140,15 @@ def test_pass_rates_over_samples_get_the_variance_split(tmp_path, capsys) -> Non
     assert split.loc[1, "var_within"] == pytest.approx(want.var_within)
     assert split.loc[1, "var_between"] == pytest.approx(want.var_between)
     assert split.loc[1, "m_negligible"] == want.m_negligible
+
+
+def test_cluster_by_a_field_of_the_logs(shared_data, tmp_path, capsys) -> None:
+    # Inspect's StarSim benchmark: 23 sub-steps of 6 problems (the sample metadata's problem_id)
+    logs = shared_data / "evallogs/inspect_starsim"
+    assert main([str(logs), "--cluster-by", "problem_id", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("this test set (clustered, 23 items)")
+    assert set(pd.read_csv(tmp_path / "resolution.csv")["n_clusters"]) == {6}
+    assert main([str(logs), "--cluster-by", "nope"]) == 2
+    assert "available: problem_id, sub_step_id" in capsys.readouterr().err
+    assert main([str(shared_data / SWE), "--correctness", "--cluster-by", "repo"]) == 2
+    assert "a correctness matrix has no per-item fields" in capsys.readouterr().err

@@ -74,7 +74,7 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
-    """--clusters FILE and --cluster-pattern REGEX (mutually exclusive)."""
+    """--clusters FILE, --cluster-pattern REGEX and --cluster-by FIELD (one of them)."""
     g = p.add_argument_group("clustered items (questions that share a passage, a source, a repository)")
     x = g.add_mutually_exclusive_group()
     x.add_argument("--clusters", type=Path, metavar="CSV", help="CSV of item id, cluster (a header row is allowed)")
@@ -83,6 +83,12 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         metavar="REGEX",
         help="each item's cluster from its id: the first group of REGEX (or its whole match), e.g. '^(.+)-[0-9]+$' "
         "gives a SWE-bench instance id's repository",
+    )
+    x.add_argument(
+        "--cluster-by",
+        metavar="FIELD",
+        help="each item's cluster from a per-item field of the logs (an lm-eval doc field, an Inspect sample's "
+        "metadata key, a HELM instance field, LiveCodeBench's contest_id); the error lists the fields there are",
     )
 
 
@@ -97,6 +103,7 @@ class Matrix:
     samples: int | None
     binary: bool
     notes: tuple[str, ...] = ()
+    fields: dict[str, tuple[str | None, ...]] | None = None
 
 
 def read_matrix(paths: Sequence[str], args: argparse.Namespace) -> Matrix:
@@ -113,7 +120,8 @@ def read_matrix(paths: Sequence[str], args: argparse.Namespace) -> Matrix:
             if getattr(args, flag) is not None:
                 raise UsageError(f"--{flag} is for a correctness matrix (--correctness); logs say it themselves")
         m = read_logs(list(paths), format=args.format, task=args.task, metric=args.metric, filter=args.filter)
-        return Matrix(m.model_names, m.values, tuple(m.item_ids), m.samples, m.binary, tuple(m.notes))
+        fields = getattr(m, "item_fields", None)
+        return Matrix(m.model_names, m.values, tuple(m.item_ids), m.samples, m.binary, tuple(m.notes), fields)
     except (CorrectnessError, LogError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -137,9 +145,14 @@ def _read_cluster_csv(path: Path) -> dict[str, str]:
     return out
 
 
-def cluster_labels(args: argparse.Namespace, item_ids: Sequence[str]) -> tuple[np.ndarray | None, str]:
-    """Each item's cluster from --clusters or --cluster-pattern (None without either), and a note
-    on what was read (ids of the file no item has; a header row skipped)."""
+def cluster_labels(
+    args: argparse.Namespace, item_ids: Sequence[str], fields: dict[str, tuple[str | None, ...]] | None = None
+) -> tuple[np.ndarray | None, str]:
+    """Each item's cluster from --clusters, --cluster-pattern or --cluster-by (None without them),
+    and a note on what was read (ids of the file no item has; a header row skipped). ``fields``:
+    the logs' per-item fields, aligned with ``item_ids``."""
+    if args.cluster_by is not None:
+        return _field_labels(args.cluster_by, item_ids, fields), f"clusters from the item field {args.cluster_by!r}"
     if args.clusters is None and args.cluster_pattern is None:
         return None, ""
     if args.cluster_pattern is not None:
@@ -173,6 +186,19 @@ def cluster_labels(args: argparse.Namespace, item_ids: Sequence[str]) -> tuple[n
     extra = len(set(table) - known)
     note = f"clusters from {args.clusters}" + (f" ({extra:,} ids there are not items here, ignored)" if extra else "")
     return np.asarray([table[i] for i in item_ids], dtype=object), note
+
+
+def _field_labels(field: str, item_ids: Sequence[str], fields: dict | None) -> np.ndarray:
+    """The values of one per-item field (the logs' --cluster-by), refused naming the fields there
+    are, or the first item without a value."""
+    from types import SimpleNamespace
+
+    from holdout.logs import cluster_labels
+
+    if fields is None:
+        raise UsageError(f"--cluster-by {field}: a correctness matrix has no per-item fields; give --clusters FILE")
+    view = SimpleNamespace(item_ids=tuple(item_ids), item_fields=fields)
+    return np.asarray(cluster_labels(view, field), dtype=object)
 
 
 def write_atomic(out: Path, files: dict[str, Callable[[Path], None]]) -> None:

@@ -14,7 +14,8 @@ code a CI job can use:
 
 0/1 scores: the exact McNemar test (McNemar 1947) and Newcombe's (1998) hybrid score interval;
 pass rates: the paired t test and its interval; clustered items (``--clusters``,
-``--cluster-pattern``): the clustered standard error (Miller 2024, App. A, finite-cluster form),
+``--cluster-pattern``, ``--cluster-by`` a field of the baseline's logs): the clustered standard
+error (Miller 2024, App. A, finite-cluster form),
 the clustered test (normal with 30 clusters or more, a cluster sign-flip randomization test below)
 and its interval (diff -+ t_{C-1} SE, or the inverted randomization test below 30 clusters).
 ``--prior-uses N``: how far N earlier evaluations on this test set may have moved any of the N + 2
@@ -31,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from holdout.commands._shared import (
+    Matrix,
     UsageError,
     add_cluster_options,
     add_log_options,
@@ -82,14 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _one_run(path: str, args: argparse.Namespace) -> tuple[str, np.ndarray, tuple[str, ...], bool]:
+def _one_run(path: str, args: argparse.Namespace) -> Matrix:
     m = read_matrix([path], args)
     if len(m.model_names) != 1:
         raise UsageError(
             f"{path}: {len(m.model_names)} runs ({', '.join(m.model_names[:3])}"
             f"{', ...' if len(m.model_names) > 3 else ''}); give one run per side, or choose with --task / --metric"
         )
-    return m.model_names[0], m.values[0], m.item_ids, m.binary
+    return m
 
 
 def _inputs(args: argparse.Namespace) -> dict[str, object]:
@@ -105,26 +107,23 @@ def _inputs(args: argparse.Namespace) -> dict[str, object]:
                 raise UsageError(f"{flag} {name!r}: no such model in {args.paths[0]} (models: {near}, ...)")
             rows[flag] = m.model_names.index(name)
         base, cand = m.values[rows["--base"]], m.values[rows["--candidate"]]
-        return {"names": (args.base, args.candidate), "base": base, "cand": cand, "ids": m.item_ids, "dropped": (0, 0)}
+        names = (args.base, args.candidate)
+        return {"names": names, "base": base, "cand": cand, "ids": m.item_ids, "dropped": (0, 0), "fields": None}
     if args.base is not None or args.candidate is not None:
         raise UsageError("--base and --candidate name models of a correctness matrix (--correctness)")
     if len(args.paths) != 2:
         raise UsageError(f"give two runs, BASE and CANDIDATE, got {len(args.paths)} paths")
-    bn, bv, bids, _ = _one_run(args.paths[0], args)
-    cn, cv, cids, _ = _one_run(args.paths[1], args)
-    cpos = {item: j for j, item in enumerate(cids)}
-    common = [i for i, item in enumerate(bids) if item in cpos]
+    b, c = _one_run(args.paths[0], args), _one_run(args.paths[1], args)
+    cpos = {item: j for j, item in enumerate(c.item_ids)}
+    common = [i for i, item in enumerate(b.item_ids) if item in cpos]
     if not common:
         raise UsageError(f"{args.paths[0]} and {args.paths[1]} share no item id: not runs of the same items")
-    ids = tuple(bids[i] for i in common)
-    base, cand = bv[common], cv[[cpos[item] for item in ids]]
-    return {
-        "names": (bn, cn),
-        "base": base,
-        "cand": cand,
-        "ids": ids,
-        "dropped": (len(bids) - len(ids), len(cids) - len(ids)),
-    }
+    ids = tuple(b.item_ids[i] for i in common)
+    base, cand = b.values[0][common], c.values[0][[cpos[item] for item in ids]]
+    dropped = (len(b.item_ids) - len(ids), len(c.item_ids) - len(ids))
+    fields = None if b.fields is None else {k: tuple(v[i] for i in common) for k, v in b.fields.items()}
+    names = (b.model_names[0], c.model_names[0])
+    return {"names": names, "base": base, "cand": cand, "ids": ids, "dropped": dropped, "fields": fields}
 
 
 def compare_scores(
@@ -247,7 +246,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.margin is not None and not args.margin >= 0:
         raise UsageError(f"--margin must be >= 0 percentage points, got {args.margin:g}")
     x = _inputs(args)
-    clusters, note = cluster_labels(args, x["ids"])  # type: ignore[arg-type]
+    clusters, note = cluster_labels(args, x["ids"], x["fields"])  # type: ignore[arg-type]
     try:
         r = compare_scores(x["base"], x["cand"], clusters=clusters, alpha=args.alpha)  # type: ignore[arg-type]
     except ValueError as exc:

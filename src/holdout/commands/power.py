@@ -4,7 +4,7 @@ From data (a correctness matrix or evaluation logs): for every adjacent pair in 
 and for each model against the best, the observed paired difference, the standard deviation of the
 per-item differences, the minimum detectable difference at the current n and the n needed to detect
 the observed difference (two-sided alpha, power 0.8 by default), plain and, with ``--clusters`` or
-``--cluster-pattern``, clustered (times the design effect). 0/1 correctness uses Connor's (1987)
+``--cluster-pattern`` or ``--cluster-by``, clustered (times the design effect). 0/1 correctness uses Connor's (1987)
 McNemar sample size from the observed discordance; pass rates the paired normal form from the
 standard deviation of the differences. A design effect estimated below 1 is taken as 1 in the
 clustered projections (conservative: from few clusters the estimate is noisy). Planning, without
@@ -309,7 +309,7 @@ def _from_data(args: argparse.Namespace) -> int:
     if not args.paths:
         raise UsageError("give a correctness matrix or evaluation logs (PATH), or --accuracy A B to plan")
     m = read_matrix(args.paths, args)
-    clusters, note = cluster_labels(args, m.item_ids)
+    clusters, note = cluster_labels(args, m.item_ids, m.fields)
     try:
         table = resolution(m.values, m.model_names, clusters=clusters, alpha=args.alpha, power=args.power)
     except ValueError as exc:
