@@ -210,3 +210,24 @@ def test_too_few_clusters_give_the_edge_of_the_scale() -> None:
     r = clustered_paired_test(np.ones(40), np.zeros(40), groups)
     assert r.pvalue == pytest.approx(2 / 16)
     assert (r.interval.low, r.interval.high) == (-1.0, 1.0)
+
+
+def test_clustered_many_equals_clustered_se_per_row_and_per_pair() -> None:
+    from holdout.stats.clustered import clustered_many
+
+    rng = np.random.default_rng(21)
+    groups = rng.integers(0, 9, 150)
+    v = (rng.random((5, 150)) < rng.random((5, 1))).astype(float)
+    v[3] = v[2]  # a pair that never differs
+    many = clustered_many(v, groups)
+    for i in range(5):
+        r = clustered_se(v[i], groups)
+        got = (many.se[i], many.se_clustered[i], many.se_clustered_finite[i], many.design_effect[i])
+        assert got == pytest.approx((r.se, r.se_clustered, r.se_clustered_finite, r.design_effect), rel=1e-10)
+        for j in range(5):
+            if i == j or (i, j) in ((2, 3), (3, 2)):
+                continue
+            d = clustered_se(v[i] - v[j], groups)
+            got = (many.se_diff[i, j], many.se_diff_clustered_finite[i, j], many.design_effect_diff[i, j])
+            assert got == pytest.approx((d.se, d.se_clustered_finite, d.design_effect), rel=1e-9)
+    assert many.se_diff[2, 3] == 0 and many.design_effect_diff[2, 3] == 1.0

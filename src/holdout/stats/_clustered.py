@@ -23,10 +23,12 @@ import pandas as pd
 
 __all__ = [
     "MIN_CLUSTERS_NORMAL",
+    "ClusteredMany",
     "ClusteredPairedResult",
     "ClusteredSE",
     "ConfidenceInterval",
     "cluster_codes",
+    "clustered_many",
     "clustered_paired_test",
     "clustered_se",
 ]
@@ -159,6 +161,65 @@ def clustered_se(scores: object, clusters: object) -> ClusteredSE:
     s = _scores(scores)
     codes, n_clusters = cluster_codes(clusters, s.size)
     return _from_codes(s, codes, n_clusters)
+
+
+@dataclass(frozen=True)
+class ClusteredMany:
+    """K models' means and, for every pair (i, j), the paired difference mean_i - mean_j, with plain
+    and clustered standard errors, from two K x K products (as
+    [`clustered_se`][holdout.stats.clustered.clustered_se] gives them one at a time). Arrays of
+    shape (K,) for the models and (K, K) for the pairs; ``n_clusters`` C."""
+
+    n: int
+    n_clusters: int
+    mean: np.ndarray
+    se: np.ndarray
+    se_clustered: np.ndarray
+    se_clustered_finite: np.ndarray
+    design_effect: np.ndarray
+    se_diff: np.ndarray
+    se_diff_clustered: np.ndarray
+    se_diff_clustered_finite: np.ndarray
+    design_effect_diff: np.ndarray
+
+
+def clustered_many(values: object, clusters: object) -> ClusteredMany:
+    """Clustered standard errors of every row of a K x n matrix and of every paired difference.
+
+    With residuals E (K x n) and their cluster totals T = E G (G the n x C indicator matrix), the
+    sums of squares of row i and of the difference i - j are (E E^T)_ii and (E E^T)_ii + (E E^T)_jj
+    - 2 (E E^T)_ij, and Miller's meat sum_c E_c^2 is the same form in T T^T: the whole table from two
+    K x K products, no loop over pairs. Pairs whose differences are all 0 get design effect 1.
+    """
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 2 or v.shape[1] < 2 or not np.isfinite(v).all():
+        raise ValueError(f"values must be a finite K x n matrix with n >= 2, got shape {v.shape}")
+    n = v.shape[1]
+    codes, n_clusters = cluster_codes(clusters, n)
+    e = v - v.mean(axis=1, keepdims=True)
+    totals = np.zeros((v.shape[0], n_clusters))
+    np.add.at(totals.T, codes, e.T)
+    gram, meat = e @ e.T, totals @ totals.T
+    ss, mt = np.diag(gram), np.diag(meat)
+    ss_d = np.maximum(ss[:, None] + ss[None, :] - 2 * gram, 0.0)
+    mt_d = np.maximum(mt[:, None] + mt[None, :] - 2 * meat, 0.0)
+    factor = math.sqrt(n_clusters / (n_clusters - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        deff = np.where(ss > 0, mt / ss, 1.0)
+        deff_d = np.where(ss_d > 1e-12 * max(1.0, float(ss.max())), mt_d / ss_d, 1.0)
+    return ClusteredMany(
+        n=n,
+        n_clusters=n_clusters,
+        mean=v.mean(axis=1),
+        se=np.sqrt(ss / (n * (n - 1))),
+        se_clustered=np.sqrt(mt) / n,
+        se_clustered_finite=np.sqrt(mt) / n * factor,
+        design_effect=deff,
+        se_diff=np.sqrt(ss_d / (n * (n - 1))),
+        se_diff_clustered=np.sqrt(mt_d) / n,
+        se_diff_clustered_finite=np.sqrt(mt_d) / n * factor,
+        design_effect_diff=deff_d,
+    )
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ Clustered items (Miller 2024, App. A)
   [`ClusteredPairedResult`][holdout.stats.clustered.ClusteredPairedResult]  a paired difference under
   clustering: normal test with `MIN_CLUSTERS_NORMAL` (30) clusters or more, a cluster sign-flip
   randomization test below, and which was used.
+- [`clustered_many`][holdout.stats.clustered.clustered_many] / [`ClusteredMany`][holdout.stats.clustered.ClusteredMany]
+  the same for every row of a K x n matrix and every paired difference at once (two K x K products).
 - [`ConfidenceInterval`][holdout.stats.clustered.ConfidenceInterval]  (low, high), from
   `ClusteredSE.confidence_interval`.
 - [`cluster_codes`][holdout.stats.clustered.cluster_codes]  cluster labels to codes 0..C-1, checked.
@@ -26,10 +28,12 @@ Repeated samples (Miller 2024, Sec. 3)
 
 from holdout.stats._clustered import (
     MIN_CLUSTERS_NORMAL,
+    ClusteredMany,
     ClusteredPairedResult,
     ClusteredSE,
     ConfidenceInterval,
     cluster_codes,
+    clustered_many,
     clustered_paired_test,
     clustered_se,
 )
@@ -37,11 +41,13 @@ from holdout.stats._samples import SampleVarianceSplit, sample_variance_split, s
 
 __all__ = [
     "MIN_CLUSTERS_NORMAL",
+    "ClusteredMany",
     "ClusteredPairedResult",
     "ClusteredSE",
     "ConfidenceInterval",
     "SampleVarianceSplit",
     "cluster_codes",
+    "clustered_many",
     "clustered_paired_test",
     "clustered_se",
     "sample_variance_split",
