@@ -22,7 +22,7 @@ from holdout.stats import (
 
 
 def test_connor_closed_form_by_hand() -> None:
-    # Connor (1987), eq. 3: p10 = 0.085, p01 = 0.065 (psi = 0.15, delta = 0.02), alpha 0.05, power 0.8
+    # Connor (1987), Biometrics 43:207-211: p10 = 0.085, p01 = 0.065 (psi = 0.15, delta = 0.02), alpha 0.05, power 0.8
     za, zb = stats.norm.isf(0.025), stats.norm.isf(0.2)
     want = (za * math.sqrt(0.15) + zb * math.sqrt(0.15 - 0.02**2)) ** 2 / 0.02**2
     assert mcnemar_sample_size(0.02, 0.15) == pytest.approx(want, rel=1e-14)

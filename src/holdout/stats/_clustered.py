@@ -9,7 +9,7 @@ e_i = s_i - mean and cluster totals E_c = sum_{i in c} e_i, Miller's clustered s
 and the finite-cluster form multiplies the variance by C / (C - 1) (what statsmodels' cluster-robust
 OLS of an intercept, Stata's ``vce(cluster)`` and Inspect's ``stderr(cluster=...)`` report). The
 paired difference of two models is the same formula on d_i = a_i - b_i. With few clusters the normal
-reference fails (Cameron & Miller 2015, Sec. VI): the paired p-value then comes from a cluster-level
+reference fails (Cameron & Miller 2015, on few clusters): the paired p-value then comes from a cluster-level
 sign-flip randomization test on the cluster totals of d.
 """
 
@@ -68,7 +68,7 @@ class ClusteredSE:
 
     def confidence_interval(self, confidence_level: float = 0.95, *, form: str = "finite") -> ConfidenceInterval:
         """estimate -+ t_{C-1} SE: the clustered interval with C - 1 degrees of freedom (Cameron &
-        Miller 2015, Sec. VI.C: the usual small-cluster reference, as Stata uses), ``form``
+        Miller 2015: the usual small-cluster reference, as Stata uses it), ``form``
         'finite' (C / (C - 1), default) or 'miller'."""
         from scipy import stats
 
@@ -140,7 +140,7 @@ def clustered_se(scores: object, clusters: object) -> ClusteredSE:
     Notes
     -----
     Miller's App. A form is the sandwich (cluster-robust) variance of a sample mean; the C / (C - 1)
-    factor is the small-sample correction of Liang & Zeger (1986) as statsmodels and Stata apply it
+    factor is the small-sample correction statsmodels and Stata apply
     (their (N - 1) / (N - K) factor is 1 for an intercept alone). A design effect d means the test
     set holds the information of n / d independent items.
 
@@ -271,7 +271,7 @@ def clustered_paired_test(
     p = (1 + hits) / (1 + B) >= 1 / (B + 1) (Phipson & Smyth 2010). The interval then inverts the
     same test: the differences delta whose test on d - delta (the same sign patterns) keeps
     p > 1 - ``confidence_level``, ends found by bisection (Roodman, MacKinnon, Nielsen & Webb 2019,
-    Stata J. 19:4, Sec. 3.5); where the test cannot reject even at the edge of the scale (too few
+    Stata Journal 19(1), 4-60); where the test cannot reject even at the edge of the scale (too few
     clusters for the level: 2 / 2^C > 1 - confidence_level), the end is that edge (-1 or 1 for
     scores in [0, 1]).
     """

@@ -14,7 +14,8 @@ and sigma_1^2 = psi - delta^2: Connor's (1987) sample size of McNemar's test,
 For pass rates or other scores, sigma_0 = sigma_1 = the standard deviation of d_i (the paired
 z / t approximation). Clustered items: the variance of the mean is the design effect D times the
 independent one (Miller 2024, App. A), so n grows by D and the detectable difference by sqrt(D),
-with the clusters keeping their sizes as the test set grows (Donner & Klar 2000, Sec. 5.2).
+with the clusters keeping their sizes as the test set grows (as in the design effect of
+cluster-randomised trials, Donner & Klar 2000).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def mcnemar_sample_size(
 ) -> float:
     """Items needed for McNemar's test to detect a paired difference ``diff`` in accuracy.
 
-    Connor (1987, Biometrics 43:207, eq. 3): n = (z_{1-alpha/2} sqrt(psi) + z_{1-beta}
+    Connor (1987, Biometrics 43:207-211): n = (z_{1-alpha/2} sqrt(psi) + z_{1-beta}
     sqrt(psi - delta^2))^2 / delta^2 with psi the ``discordance`` (p10 + p01) and delta = p10 - p01,
     times the ``design_effect`` for clustered items. Real-valued (round up for a count); inf at
     delta = 0. ValueError when |delta| > psi, a pair of models no 2 x 2 table can hold.
@@ -106,7 +107,7 @@ def paired_sample_size(
     """Items needed to detect a mean paired difference ``diff`` of scores whose per-item differences
     have standard deviation ``sd_diff``: ((z_{1-alpha/2} + z_{1-beta}) sd / diff)^2 times the
     ``design_effect`` (the normal approximation of the paired t test; Chow, Shao & Wang 2008,
-    Sec. 3.1). inf at diff = 0."""
+    Sample Size Calculations in Clinical Research, one-sample mean). inf at diff = 0."""
     za, zb = _z(alpha, power)
     if not sd_diff >= 0:
         raise ValueError(f"sd_diff must be >= 0, got {sd_diff!r}")
