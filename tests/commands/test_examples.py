@@ -45,3 +45,12 @@ def test_compare_examples_run(comment: str, argv: list[str], shared_data, tmp_pa
 
 def test_every_command_has_examples() -> None:
     assert len(_examples(power)) >= 3 and len(_examples(compare)) >= 3
+
+
+def test_the_holdout_dispatcher_runs_both_commands(shared_data, capsys) -> None:
+    from holdout.cli import main as holdout
+
+    assert holdout(["power", "--accuracy", "0.80", "0.78", "--discordance", "0.15"]) == 0
+    assert capsys.readouterr().out.startswith("n = 2,941 items")
+    helm = shared_data / "evallogs/helm_safety_bbq/runs/v4/bbq:subject=all,method=multiple_choice_joint,model={}"
+    assert holdout(["compare", str(helm).format("meta_llama-3-8b-chat"), str(helm).format("meta_llama-3-70b-chat")]) == 1
