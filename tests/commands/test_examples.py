@@ -53,4 +53,5 @@ def test_the_holdout_dispatcher_runs_both_commands(shared_data, capsys) -> None:
     assert holdout(["power", "--accuracy", "0.80", "0.78", "--discordance", "0.15"]) == 0
     assert capsys.readouterr().out.startswith("n = 2,941 items")
     helm = shared_data / "evallogs/helm_safety_bbq/runs/v4/bbq:subject=all,method=multiple_choice_joint,model={}"
-    assert holdout(["compare", str(helm).format("meta_llama-3-8b-chat"), str(helm).format("meta_llama-3-70b-chat")]) == 1
+    base, candidate = str(helm).format("meta_llama-3-8b-chat"), str(helm).format("meta_llama-3-70b-chat")
+    assert holdout(["compare", base, candidate]) == 1
