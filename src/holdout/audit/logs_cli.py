@@ -21,7 +21,7 @@ from holdout.audit.cli_checks import _TABLES_ONLY, _note, _options, _owned_out, 
 from holdout.audit.correctness import correctness_result
 from holdout.audit.errors import AuditError
 from holdout.audit.options import add_logs_arguments
-from holdout.audit.output import atomic_folder
+from holdout.audit.output import atomic_folder, check_out_outside
 from holdout.audit.run import _write_all
 from holdout.leaderboards import Contamination, CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date, read_dates
@@ -96,6 +96,7 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
             f"{reference[0]}: not read by --logs; the reference-benchmark lens needs --accuracies TABLE.csv "
             "--reference-models FILE, or --correctness with --reference-correctness FILE --reference-models FILE"
         )
+    check_out_outside(args.out, args.logs)  # before --force could move a run's logs aside
     out = _owned_out(args, [*args.logs, args.item_dates, args.model_dates])
     m = _read(args)
     task = str(m.runs["task"].iloc[0])

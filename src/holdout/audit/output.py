@@ -27,7 +27,15 @@ from holdout.audit.errors import AuditError
 from holdout.leaderboards.dates import Contamination
 from holdout.leaderboards.outputs import write_contamination
 
-__all__ = ["MANIFEST", "atomic_folder", "check_owned_out", "contamination_entry", "foreign_files", "manifest_files"]
+__all__ = [
+    "MANIFEST",
+    "atomic_folder",
+    "check_out_outside",
+    "check_owned_out",
+    "contamination_entry",
+    "foreign_files",
+    "manifest_files",
+]
 
 #: the file listing every file one run wrote, relative to its folder
 MANIFEST = ".holdout-manifest.json"
@@ -59,12 +67,6 @@ def check_owned_out(
     if top == Path(top.anchor) or top == Path.cwd().resolve() or top in Path.cwd().resolve().parents:
         raise AuditError(f"{option} {out}: is the working folder or one above it; give a new folder for the report")
     for item in inputs:
-        root = _input_root(item)
-        if root.is_dir() and (root == top or root in top.parents):
-            raise AuditError(
-                f"{option} {out}: is inside the input folder {item} (or is it); the report would mix with the "
-                "inputs (and --force would move them aside): give a folder outside it"
-            )
         p = Path(item).resolve()
         if p == top or top in p.parents:
             raise AuditError(
@@ -80,6 +82,20 @@ def check_owned_out(
             "new folder, or pass --force to replace the folder"
         )
     return out
+
+
+def check_out_outside(out: str | Path, folders: Iterable[str | Path], option: str = "--out") -> None:
+    """Refuse an output folder inside (or equal to) an input folder or a glob's folder (``--logs``):
+    the report would mix with the inputs, the next read would meet it, and ``--force`` would move
+    the inputs aside."""
+    top = Path(out).resolve()
+    for item in folders:
+        root = _input_root(item)
+        if root.is_dir() and (root == top or root in top.parents):
+            raise AuditError(
+                f"{option} {out}: is inside the input folder {item} (or is it); the report would mix with the "
+                "inputs (and --force would move them aside): give a folder outside it"
+            )
 
 
 def _input_root(item: str | Path) -> Path:
