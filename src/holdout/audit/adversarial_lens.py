@@ -30,8 +30,7 @@ from holdout.adversarial.translations_file import (
     read_translations,
 )
 from holdout.audit.errors import AuditError
-from holdout.audit.safe_text import figure_text
-from holdout.plotting import save_figure
+from holdout.plotting import figure_text, save_figure
 from holdout.predictions import Predictions
 from holdout.stats import holm
 

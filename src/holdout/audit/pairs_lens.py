@@ -28,8 +28,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from holdout.audit.safe_text import figure_text
-from holdout.plotting import save_figure
+from holdout.plotting import figure_text, save_figure
 from holdout.stats.paired import pair_counts, paired_comparisons
 from holdout.stats.ranks import rank_confidence_sets, tie_groups, tied_with_best
 

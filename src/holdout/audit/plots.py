@@ -24,9 +24,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
-from holdout.audit.safe_text import figure_text, terminal_text
 from holdout.cifar10_1.plots import plot_new_vs_original
-from holdout.plotting import plain_log_axis
+from holdout.plotting import figure_text, plain_log_axis
 
 if TYPE_CHECKING:
     from holdout.audit.core import BoundsLens
@@ -47,8 +46,8 @@ LABEL_CHARS = 38
 def short_label(name: str, limit: int = LABEL_CHARS) -> str:
     """A model name of at most ``limit`` characters, shortened in the middle (names that share a
     prefix keep their distinct ends), as matplotlib draws it: a ``$`` drawn as written, control
-    characters escaped ([`figure_text`][holdout.audit.safe_text.figure_text])."""
-    name = terminal_text(name)
+    characters escaped ([`figure_text`][holdout.plotting.figure_text])."""
+    name = str(name)
     if len(name) > limit:
         tail = limit // 3
         name = name[: limit - tail - 1] + "…" + name[-tail:]

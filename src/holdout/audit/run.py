@@ -32,8 +32,7 @@ from holdout.audit.core import (
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
 from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
-from holdout.audit.safe_text import figure_text
-from holdout.plotting import save_figure
+from holdout.plotting import figure_text, save_figure
 from holdout.predictions import Predictions
 from holdout.similarity.plots import (
     plot_covering_numbers,
