@@ -319,3 +319,14 @@ def test_a_newline_in_a_model_name_stays_on_its_line(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [x[:9] for x in lines[:2]] == ["[accuracy", "[pairs] P"] and len(lines) == 3
     assert "a\\nb" in lines[1]
+
+
+def test_memory_estimate_counts_the_rank_resamples_and_the_pairs():
+    """Above the peaks measured by benchmarks/bench_audit_scale.py: 4 x 2,000,000 (the rank intervals'
+    block of item resamples, 14x above the older estimate) and 6,000 x 50 (18 million pairs)."""
+    from holdout.audit.inputs import estimate_memory
+
+    measured = json.loads((Path(__file__).resolve().parents[2] / "docs/measurements/audit_scale.json").read_text())
+    for run in measured.values():
+        assert estimate_memory(run["models"], run["items"]) / 2**30 >= run["peak_memory_gib"], run
+    assert estimate_memory(4, 2_000_000) > 4 * 2**30
