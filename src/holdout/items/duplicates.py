@@ -1,7 +1,8 @@
 """Duplicate items: identical or nearly identical text (question and choices), and whether their keys agree.
 
-Text is normalised (NFKC, casefolded, punctuation dropped, whitespace collapsed) and cut into
-overlapping word 3-grams (shingles, Broder 1997, "On the resemblance and containment of documents").
+Text is normalised (NFKC, casefolded, cut into word and symbol tokens, so that ``a*b`` and ``a, b`` or
+``J >> a`` and ``J << a`` stay different) and cut into overlapping token 3-grams (shingles, Broder 1997,
+"On the resemblance and containment of documents").
 Near duplicates are pairs whose shingle sets have Jaccard similarity >= ``threshold``; candidate pairs
 come from MinHash signatures banded for locality-sensitive hashing (Leskovec, Rajaraman & Ullman,
 "Mining of Massive Datasets", Ch. 3.4), every candidate is then checked on its exact Jaccard, and
@@ -26,13 +27,12 @@ _PRIME = np.uint64((1 << 61) - 1)
 
 
 def normalise_text(text: object) -> str:
-    """NFKC, casefold, punctuation to spaces, whitespace collapsed."""
-    s = unicodedata.normalize("NFKC", str(text)).casefold()
-    return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", s)).strip()
+    """NFKC, casefold, word and symbol tokens joined by single spaces (``"0.6c ."`` and ``"0.6c."`` agree)."""
+    return " ".join(re.findall(r"\w+|[^\w\s]", unicodedata.normalize("NFKC", str(text)).casefold()))
 
 
 def shingles(text: str, width: int = 3) -> np.ndarray:
-    """Sorted unique crc32 hashes of the word ``width``-grams of normalised ``text`` (the text itself if shorter)."""
+    """Sorted unique crc32 hashes of the token ``width``-grams of normalised ``text`` (the text itself if shorter)."""
     words = text.split()
     grams = [" ".join(words[i : i + width]) for i in range(max(len(words) - width + 1, 1))]
     return np.unique(np.array([zlib.crc32(g.encode()) for g in grams], dtype=np.uint64))
@@ -97,7 +97,7 @@ def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def duplicate_groups(
-    texts: Sequence[str], keys: Sequence[object] | None = None, *, threshold: float = 0.8, num_perm: int = 64
+    texts: Sequence[str], keys: Sequence[object] | None = None, *, threshold: float = 0.9, num_perm: int = 64
 ) -> Duplicates:
     """Groups of items whose normalised texts are identical or have shingle Jaccard >= ``threshold``.
 

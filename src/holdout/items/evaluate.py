@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
-__all__ = ["agreement", "precision", "roc_auc"]
+__all__ = ["agreement", "precision", "roc_auc", "share_curve"]
 
 
 def roc_auc(score: np.ndarray, positive: np.ndarray) -> float:
@@ -30,3 +30,74 @@ def agreement(proposed: np.ndarray, reference: np.ndarray) -> float:
     """Share of items whose proposed answer equals the reviewers' answer (NaN on no items)."""
     p, r = np.asarray(proposed, dtype=object), np.asarray(reference, dtype=object)
     return float(np.mean([str(a) == str(b) for a, b in zip(p, r)])) if p.size else float("nan")
+
+
+def share_curve(scores, answered: np.ndarray, positive: np.ndarray, reviewed: np.ndarray) -> list[dict]:
+    """Flag count and precision among reviewed flagged items for each ``min_share`` of the suspect-key rule."""
+    share = scores.models_for_proposed / np.maximum(answered, 1)
+    out = []
+    for t in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0):
+        flag = (scores.score > 0) & (share >= t) & (scores.proposed >= 0)
+        out.append(
+            {
+                "min_share": t,
+                "flagged": int(flag.sum()),
+                "flagged_reviewed": int((flag & reviewed).sum()),
+                "precision": precision(flag[reviewed], positive[reviewed]),
+            }
+        )
+    return out
+
+
+def review_metrics(reviewed, screen, method_scores: dict) -> dict:
+    """The published checks of one reviewed set (a ``ReviewedSet``) and its ``ItemScreen``.
+
+    ROC AUC of each method's score for wrong keys against items judged fine (reviewed items only);
+    the flagged set's size and precision among reviewed flagged items (wrong key; and any judged error,
+    i.e. reviewed and not fine); agreement of the proposed answer with the reviewers' answer on flagged
+    wrong keys (and on all wrong keys the reviewers answered); duplicates found.
+    """
+    wrong, fine = reviewed.wrong, reviewed.fine
+    rev = wrong | fine
+    suspect = screen.flag == "suspect_key"
+    negative = screen.flag == "negative_discrimination"
+    has_ref = np.array([r is not None for r in reviewed.reference])
+    judged = _judged(reviewed)
+    out = {
+        "source": reviewed.source,
+        "models": len(reviewed.models),
+        "items": len(reviewed.items),
+        "reviewed_wrong": int(wrong.sum()),
+        "reviewed_fine": int(fine.sum()),
+        "auc": {name: roc_auc(s.score[rev], wrong[rev]) for name, s in method_scores.items()},
+        "flagged_suspect_key": int(suspect.sum()),
+        "flagged_suspect_key_reviewed": int((suspect & judged).sum()),
+        "precision_wrong_key": precision(suspect[judged], wrong[judged]),
+        "precision_any_error": precision(suspect[judged], ~fine[judged]),
+        "flagged_negative_discrimination": int(negative.sum()),
+        "precision_negative_discrimination_any_error": precision(negative[judged], ~fine[judged]),
+        "agreement_flagged_wrong": agreement(
+            screen.proposed_answer[suspect & wrong & has_ref], reviewed.reference[suspect & wrong & has_ref]
+        ),
+        "flagged_wrong_with_reviewers_answer": int((suspect & wrong & has_ref).sum()),
+        "agreement_all_wrong": agreement(screen.proposed_answer[wrong & has_ref], reviewed.reference[wrong & has_ref]),
+        "share_curve": share_curve(screen.scores, screen.answered, wrong, judged),
+        "notes": list(reviewed.notes),
+    }
+    if screen.duplicates is not None:
+        dup = screen.duplicates
+        out["duplicates"] = {
+            "groups": dup.num_groups,
+            "items": dup.num_items,
+            "groups_keys_disagree": int(len(set(dup.group[dup.keys_agree == 0]))),
+        }
+        if reviewed.published_duplicates is not None:
+            pub = reviewed.published_duplicates >= 0
+            out["duplicates"]["published_items"] = int(pub.sum())
+            out["duplicates"]["found_of_published"] = int((pub & (dup.group >= 0)).sum())
+    return out
+
+
+def _judged(reviewed) -> np.ndarray:
+    """Items the reviewers looked at (all of them unless the set says otherwise)."""
+    return reviewed.looked_at if reviewed.looked_at is not None else np.ones(len(reviewed.items), bool)

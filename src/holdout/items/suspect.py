@@ -146,14 +146,13 @@ def dawid_skene(
     p = np.append(_accuracy(m), key_prior)
     c = m.num_classes
     q = np.zeros(groups.num_groups)
-    it = 0
-    for it in range(1, max_iter + 1):
+    it, done = 0, False
+    while it < max_iter and not done:
+        it += 1
         q = _posterior(groups, group_sums(groups.of_entry, groups.item_start, _log_odds(p, c)), c)
         new = _expected_agreement(groups, q)
-        done = np.max(np.abs(new - p)) < tol
+        done = bool(np.max(np.abs(new - p)) < tol)
         p = new
-        if done:
-            break
     score = 1.0 - q[groups.key_group]
     return _result("dawid_skene", m, groups, score, q, p[:-1], float(p[-1]), it)
 
