@@ -42,7 +42,7 @@ def reviewed_checks(mirror: Path) -> dict:
         m = encode_answers(rs.answers, rs.key, rs.models, num_classes=rs.num_classes)
         groups = answer_groups(m)
         scores = {name: fn(m, groups) for name, fn in METHODS.items()}
-        out[rs.name] = review_metrics(rs, screen, scores)
+        out[rs.name] = review_metrics(rs, screen, scores, m.codes)
         print(rs.name, json.dumps({k: v for k, v in out[rs.name].items() if k != "share_curve"}, default=str))
     return out
 

@@ -48,7 +48,7 @@ STUDIES = (
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).
-SHARED_PACKAGES = ("stats", "logs")
+SHARED_PACKAGES = ("stats", "logs", "items")
 
 
 @dataclass(frozen=True)

@@ -6,30 +6,50 @@ benchmarks"; Gema et al. 2024, "Are We Done with MMLU?"). Everything here reads 
 answers (ints or strings) and the n keys; every result is a heuristic screen whose precision is
 measured on published reviews (``benchmarks/itemquality/``), never a verdict.
 
-- [`screen_items`][holdout.items.screen_items]       every part at once; ``.frame()`` is ``items.csv``.
-- [`encode_answers`][holdout.items.encode_answers] / [`answer_groups`][holdout.items.answer_groups]
-  the answers as codes, and the distinct answers of each item.
-- [`weighted_agreement`][holdout.items.weighted_agreement], [`dawid_skene`][holdout.items.dawid_skene],
-  [`disagreement`][holdout.items.disagreement]  the suspect-key scores compared.
-- [`rest_score_discrimination`][holdout.items.rest_score_discrimination]  point-biserial discrimination.
-- [`duplicate_groups`][holdout.items.duplicate_groups]  identical or near-identical texts (MinHash) and
-  whether their keys agree.
-- [`roc_auc`][holdout.items.roc_auc]   the evaluation against a review.
-- [`memory_estimate`][holdout.items.memory_estimate]  bytes needed for K x n, said before work.
+The screen
+----------
+- [`screen_items`][holdout.items.screen_items]   every part at once; ``ItemScreen.frame()`` is ``items.csv``.
+- [`ItemScreen`][holdout.items.ItemScreen]     its result (per item: score, proposed answer, discrimination,
+  flag, duplicate group).
+- [`flag_items`][holdout.items.flag_items]     the flag rule (suspect key; negative discrimination).
+- [`memory_estimate`][holdout.items.memory_estimate]  bytes the screen needs for K x n, said before work.
+
+Answers
+-------
+- [`encode_answers`][holdout.items.encode_answers]  the answers and the key as integer codes.
+- [`answer_groups`][holdout.items.answer_groups]   the distinct answers of each item (a vote is one bincount).
+
+Suspect-key scores (compared on the published reviews)
+------------------------------------------------------
+- [`weighted_agreement`][holdout.items.weighted_agreement]  accuracy-weighted votes for the leading other answer
+  minus those for the key (the default).
+- [`dawid_skene`][holdout.items.dawid_skene]   one-coin Dawid & Skene (1979) EM, the key as one more annotator.
+- [`disagreement`][holdout.items.disagreement]  share of models missing the key (the baseline).
+- [`SuspectScores`][holdout.items.SuspectScores]  a score's result; [`METHODS`][holdout.items.METHODS] all three
+  by name.
+
+Discrimination and duplicates
+-----------------------------
+- [`rest_score_discrimination`][holdout.items.rest_score_discrimination]  point-biserial correlation of an item's
+  correctness with the model's accuracy on the other items.
+- [`duplicate_groups`][holdout.items.duplicate_groups] / [`Duplicates`][holdout.items.Duplicates]  identical or
+  near-identical texts (shingles, MinHash) and whether their keys agree.
+
+Measuring the screen
+--------------------
+- [`roc_auc`][holdout.items.roc_auc]   Mann-Whitney AUC of a score against a review; more in
+  ``holdout.items.evaluate``; the published reviews' readers are in ``holdout.items.published``.
 """
 
-from holdout.items.answers import AnswerGroups, AnswerMatrix, answer_groups, encode_answers, memory_estimate
-from holdout.items.discrimination import point_biserial, rest_score_discrimination
+from holdout.items.answers import answer_groups, encode_answers, memory_estimate
+from holdout.items.discrimination import rest_score_discrimination
 from holdout.items.duplicates import Duplicates, duplicate_groups
 from holdout.items.evaluate import roc_auc
-from holdout.items.screen import DEFAULT_METHOD, ItemScreen, flag_items, screen_items
+from holdout.items.screen import ItemScreen, flag_items, screen_items
 from holdout.items.suspect import METHODS, SuspectScores, dawid_skene, disagreement, weighted_agreement
 
 __all__ = [
-    "DEFAULT_METHOD",
     "METHODS",
-    "AnswerGroups",
-    "AnswerMatrix",
     "Duplicates",
     "ItemScreen",
     "SuspectScores",
@@ -40,7 +60,6 @@ __all__ = [
     "encode_answers",
     "flag_items",
     "memory_estimate",
-    "point_biserial",
     "rest_score_discrimination",
     "roc_auc",
     "screen_items",

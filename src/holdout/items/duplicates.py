@@ -23,8 +23,6 @@ from scipy.sparse.csgraph import connected_components
 
 __all__ = ["Duplicates", "duplicate_groups", "minhash_signatures", "normalise_text", "shingles"]
 
-_PRIME = np.uint64((1 << 61) - 1)
-
 
 def normalise_text(text: object) -> str:
     """NFKC, casefold, word and symbol tokens joined by single spaces (``"0.6c ."`` and ``"0.6c."`` agree)."""
@@ -39,14 +37,19 @@ def shingles(text: str, width: int = 3) -> np.ndarray:
 
 
 def minhash_signatures(sets: Sequence[np.ndarray], num_perm: int = 64, seed: int = 0) -> np.ndarray:
-    """(len(sets), num_perm) MinHash signatures: min over each set of (a h + b) mod (2^61 - 1), all sets at once."""
+    """(len(sets), num_perm) MinHash signatures (Broder 1997), all sets at once: the minimum over each set of
+    ``num_perm`` seeded 64-bit mixes of its hashes (multiply by an odd constant, xor-shift: the finaliser of
+    SplitMix64, Steele et al. 2014), which stand in for random permutations."""
     rng = np.random.default_rng(seed)
-    a = rng.integers(1, 1 << 31, num_perm, dtype=np.uint64)
-    b = rng.integers(0, 1 << 31, num_perm, dtype=np.uint64)
+    salt = rng.integers(0, np.iinfo(np.int64).max, num_perm, dtype=np.uint64)
     flat = np.concatenate(sets) if len(sets) else np.zeros(0, np.uint64)
-    starts = np.cumsum([0] + [s.size for s in sets[:-1]]) if len(sets) else np.zeros(0, int)
-    hashed = (flat[:, None] * a + b) % _PRIME  # h < 2^32 and a < 2^31: no overflow before the modulus
-    return np.minimum.reduceat(hashed, starts, axis=0) if flat.size else np.zeros((0, num_perm), np.uint64)
+    if not flat.size:
+        return np.zeros((len(sets), num_perm), np.uint64)
+    starts = np.cumsum([0] + [s.size for s in sets[:-1]])
+    x = flat[:, None] ^ salt  # uint64 arithmetic wraps modulo 2^64, as the mix intends
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.minimum.reduceat(x ^ (x >> np.uint64(31)), starts, axis=0)
 
 
 @dataclass(frozen=True)

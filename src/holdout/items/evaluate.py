@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
-__all__ = ["agreement", "precision", "roc_auc", "share_curve"]
+__all__ = [
+    "agreement",
+    "answer_patterns",
+    "auc_ceiling",
+    "auc_standard_error",
+    "precision",
+    "review_metrics",
+    "roc_auc",
+    "share_curve",
+]
 
 
 def roc_auc(score: np.ndarray, positive: np.ndarray) -> float:
@@ -18,6 +27,15 @@ def roc_auc(score: np.ndarray, positive: np.ndarray) -> float:
         return float("nan")
     ranks = rankdata(s)
     return float((ranks[pos].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def auc_standard_error(auc: float, n_pos: int, n_neg: int) -> float:
+    """Standard error of a ROC AUC (Hanley & McNeil 1982, Radiology 143:29-36, Eq. 2 with its Q1, Q2)."""
+    if n_pos == 0 or n_neg == 0 or auc != auc:
+        return float("nan")
+    q1, q2 = auc / (2 - auc), 2 * auc * auc / (1 + auc)
+    var = (auc * (1 - auc) + (n_pos - 1) * (q1 - auc * auc) + (n_neg - 1) * (q2 - auc * auc)) / (n_pos * n_neg)
+    return float(np.sqrt(max(var, 0.0)))
 
 
 def precision(flagged: np.ndarray, positive: np.ndarray) -> float:
@@ -49,7 +67,7 @@ def share_curve(scores, answered: np.ndarray, positive: np.ndarray, reviewed: np
     return out
 
 
-def review_metrics(reviewed, screen, method_scores: dict) -> dict:
+def review_metrics(reviewed, screen, method_scores: dict, codes: np.ndarray) -> dict:
     """The published checks of one reviewed set (a ``ReviewedSet``) and its ``ItemScreen``.
 
     ROC AUC of each method's score for wrong keys against items judged fine (reviewed items only);
@@ -63,6 +81,7 @@ def review_metrics(reviewed, screen, method_scores: dict) -> dict:
     negative = screen.flag == "negative_discrimination"
     has_ref = np.array([r is not None for r in reviewed.reference])
     judged = _judged(reviewed)
+    unanimous = ((codes[:-1] == codes[-1]) | (codes[:-1] < 0)).all(axis=0)
     out = {
         "source": reviewed.source,
         "models": len(reviewed.models),
@@ -70,6 +89,12 @@ def review_metrics(reviewed, screen, method_scores: dict) -> dict:
         "reviewed_wrong": int(wrong.sum()),
         "reviewed_fine": int(fine.sum()),
         "auc": {name: roc_auc(s.score[rev], wrong[rev]) for name, s in method_scores.items()},
+        "auc_standard_error": {
+            name: auc_standard_error(roc_auc(s.score[rev], wrong[rev]), int(wrong.sum()), int(fine.sum()))
+            for name, s in method_scores.items()
+        },
+        "auc_ceiling_answers_only": auc_ceiling(answer_patterns(codes), wrong, fine) if wrong.any() else float("nan"),
+        "wrong_keys_every_model_gives": int((wrong & unanimous).sum()),
         "flagged_suspect_key": int(suspect.sum()),
         "flagged_suspect_key_reviewed": int((suspect & judged).sum()),
         "precision_wrong_key": precision(suspect[judged], wrong[judged]),
@@ -101,3 +126,31 @@ def review_metrics(reviewed, screen, method_scores: dict) -> dict:
 def _judged(reviewed) -> np.ndarray:
     """Items the reviewers looked at (all of them unless the set says otherwise)."""
     return reviewed.looked_at if reviewed.looked_at is not None else np.ones(len(reviewed.items), bool)
+
+
+def answer_patterns(codes: np.ndarray) -> np.ndarray:
+    """Per item, an id of its answers up to renaming: rows (models) compared, the key row last; key -> 0,
+    no answer -> -1, other answers numbered by first model giving them. Items with equal ids look the same
+    to every score that reads only the answers."""
+    key = codes[-1]
+    canon = np.where(codes[:-1] == key, 0, np.where(codes[:-1] < 0, -1, 0)).T.copy()
+    for i in np.flatnonzero(((codes[:-1] != key) & (codes[:-1] >= 0)).any(axis=0)):
+        others = codes[:-1, i]
+        seen: dict[int, int] = {}
+        for k, a in enumerate(others):
+            if a >= 0 and a != key[i]:
+                canon[i, k] = seen.setdefault(int(a), len(seen) + 1)
+    return np.unique(canon, axis=0, return_inverse=True)[1].ravel()
+
+
+def auc_ceiling(patterns: np.ndarray, positive: np.ndarray, negative: np.ndarray) -> float:
+    """The largest ROC AUC any score that is a function of the answer pattern can reach: patterns ordered by
+    their share of positives (the likelihood-ratio order, Neyman-Pearson), ties within a pattern counted one half."""
+    pos = np.bincount(patterns[positive], minlength=patterns.max() + 1).astype(float)
+    neg = np.bincount(patterns[negative], minlength=patterns.max() + 1).astype(float)
+    keep = (pos + neg) > 0
+    pos, neg = pos[keep], neg[keep]
+    order = np.argsort(-pos / (pos + neg), kind="stable")
+    pos, neg = pos[order], neg[order]
+    below = neg.sum() - np.cumsum(neg)  # negatives in patterns ranked lower
+    return float((pos * (below + 0.5 * neg)).sum() / (pos.sum() * neg.sum()))
