@@ -8,7 +8,8 @@ agreement of the proposed answer with the reviewers' answer, duplicates found, a
 does not match their description. ImageNet testbed (67 models x 50,000 images x 1,000 classes): the
 screen's wall time and flag counts (no review of these images is in the mirror). ``--large`` also
 screens a synthetic 2,000 x 20,000 matrix and records its peak memory against the estimate said first.
-Writes benchmarks/itemquality/results/<UTC date>.json.
+Writes benchmarks/itemquality/results/<UTC date>.json (NaN written as null); with ``--docs`` also
+docs/measurements/itemquality.json, the numbers docs/items.md shows.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def imagenet(mirror: Path) -> dict:
         "classes": 1000,
         "screen_wall_s": round(wall, 3),
         "score_wall_s": per_method,
-        "memory_estimate_bytes": memory_estimate(k, n),
+        "memory_estimate_bytes": memory_estimate(k, n, 1000),
         "flagged_suspect_key": int((screen.flag == "suspect_key").sum()),
         "flagged_negative_discrimination": int((screen.flag == "negative_discrimination").sum()),
         "review": "none in the mirror: flags are unconfirmed here",
@@ -78,7 +79,7 @@ def imagenet(mirror: Path) -> dict:
 
 
 def large(k: int = 2000, n: int = 20_000) -> dict:
-    said = memory_estimate(k, n)
+    said = memory_estimate(k, n, 4)
     print(f"screening {k} x {n}: memory estimate {said / 2**20:.0f} MiB", flush=True)
     rng = np.random.default_rng(0)
     key = rng.integers(0, 4, n)
@@ -101,19 +102,42 @@ def large(k: int = 2000, n: int = 20_000) -> dict:
     }
 
 
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _nan_to_none(x):
+    if isinstance(x, dict):
+        return {k: _nan_to_none(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_nan_to_none(v) for v in x]
+    if isinstance(x, float) and x != x:
+        return None
+    return x
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mirror = Path(os.environ.get("HOLDOUT_SHARED_DATA", REPO / "../shared/data"))
     parser.add_argument("--mirror", type=Path, default=mirror)
     parser.add_argument("--large", action="store_true", help="also screen a synthetic 2,000 x 20,000 matrix")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--docs", action="store_true", help="also write docs/measurements/itemquality.json")
     args = parser.parse_args()
     now = dt.datetime.now(dt.UTC)
+    load0 = os.getloadavg()[0]
     big = large() if args.large else None  # first, so that its peak memory is its own
     result = {
+        "what": "the item screen (holdout.items) on published reviews, and on the ImageNet testbed",
+        "command": "PYTHONPATH=src python benchmarks/itemquality/published_checks.py" + " --large" * args.large,
         "date": now.strftime("%Y-%m-%d"),
-        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
-        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "machine": {"cpu": _cpu(), "cores": os.cpu_count()},
         "method": "weighted_agreement",
         "flag_rule": "suspect score > 0 and >= 80% of answering models give the proposed answer",
         "reviewed": reviewed_checks(args.mirror),
@@ -123,10 +147,14 @@ def main() -> None:
     if big is not None:
         result["large"] = big
         print("large", big)
+    result["load"] = f"load average {load0:.1f} at start, {os.getloadavg()[0]:.1f} at the end"
+    text = json.dumps(_nan_to_none(result), indent=1, allow_nan=False) + "\n"
     out = args.out or REPO / "benchmarks/itemquality/results" / f"{result['date']}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1, default=float) + "\n")
+    out.write_text(text)
     print(f"wrote {out}")
+    if args.docs:
+        (REPO / "docs/measurements/itemquality.json").write_text(text)
 
 
 if __name__ == "__main__":

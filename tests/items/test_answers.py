@@ -67,6 +67,7 @@ def test_bad_shapes_are_refused():
         A.encode_answers(np.zeros((2, 3), int), np.zeros(3, int), ["one"])
 
 
-def test_memory_estimate_is_linear_in_entries():
-    small, big = A.memory_estimate(67, 50_000), A.memory_estimate(2000, 20_000)
-    assert small < 500 * 2**20 < big < 2 * 2**30
+def test_memory_estimate_is_linear_in_entries_and_bounds_the_groups():
+    small, big = A.memory_estimate(67, 50_000, 1000), A.memory_estimate(2000, 20_000, 4)
+    assert small < 400 * 2**20 < big < 2**30
+    assert A.memory_estimate(2000, 20_000) > big  # without the class count: one group per model and item

@@ -185,12 +185,13 @@ def group_sums(of_entry: np.ndarray, item_start: np.ndarray, weights: np.ndarray
     return out
 
 
-def memory_estimate(num_models: int, num_items: int) -> int:
+def memory_estimate(num_models: int, num_items: int, num_classes: int | None = None) -> int:
     """Bytes the screen holds at its peak for K models x n items (said before work).
 
-    Persistent: codes and group index, int32 each, (K + 1) x n; group tables, at most (K + 1) x n groups
-    of three int32 and two float64 (28 bytes); chunk temporaries (~10 arrays of ``CHUNK_ENTRIES``
-    8-byte entries) and the per-item results (~12 arrays of n float64).
+    Persistent: codes and group index, int32 each, (K + 1) x n; group tables, at most
+    n x min(K + 1, C + 1) groups of three int32 and two float64 (28 bytes); chunk temporaries (~10 arrays
+    of ``CHUNK_ENTRIES`` 8-byte entries) and the per-item results (~12 arrays of n float64).
     """
     entries = (num_models + 1) * num_items
-    return int(entries * (4 + 4 + 28) + 10 * 8 * min(entries, CHUNK_ENTRIES) + 12 * 8 * num_items)
+    groups = num_items * min(num_models + 1, (num_classes or num_models) + 1)
+    return int(entries * 8 + groups * 28 + 10 * 8 * min(entries, CHUNK_ENTRIES) + 12 * 8 * num_items)

@@ -93,6 +93,10 @@ def review_metrics(reviewed, screen, method_scores: dict, codes: np.ndarray) -> 
             name: auc_standard_error(roc_auc(s.score[rev], wrong[rev]), int(wrong.sum()), int(fine.sum()))
             for name, s in method_scores.items()
         },
+        "dawid_skene_above_099": int((method_scores["dawid_skene"].score > 0.99).sum())
+        if "dawid_skene" in method_scores
+        else None,
+        "reviewed_error_share": float((~fine[judged]).mean()) if judged.any() else float("nan"),
         "auc_ceiling_answers_only": auc_ceiling(answer_patterns(codes), wrong, fine) if wrong.any() else float("nan"),
         "wrong_keys_every_model_gives": int((wrong & unanimous).sum()),
         "flagged_suspect_key": int(suspect.sum()),

@@ -15,18 +15,21 @@ The precision each rule reached on published reviews is measured by ``benchmarks
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from holdout.items.answers import AnswerMatrix, _chunks, answer_groups, encode_answers
+from holdout.items.answers import AnswerMatrix, _chunks, answer_groups, encode_answers, memory_estimate
 from holdout.items.discrimination import rest_score_discrimination
 from holdout.items.duplicates import Duplicates, duplicate_groups
 from holdout.items.suspect import METHODS, SuspectScores
 
 __all__ = ["DEFAULT_METHOD", "ItemScreen", "flag_items", "screen_items"]
+
+LOG = logging.getLogger(__name__)
 
 #: The score kept: it separated wrong keys from fine items at least as well as Dawid-Skene on the published
 #: reviews, and its value reads directly (a margin of weighted votes), where the one-coin posterior is
@@ -119,6 +122,8 @@ def screen_items(
     """
     if method not in METHODS:
         raise ValueError(f"method {method!r}: choose one of {', '.join(METHODS)}")
+    k, n = np.shape(answers)
+    LOG.info("screening %d models x %d items: about %.0f MiB", k, n, memory_estimate(k, n, num_classes) / 2**20)
     m = encode_answers(answers, key, models, num_classes=num_classes)
     groups = answer_groups(m)
     scores = METHODS[method](m, groups)
