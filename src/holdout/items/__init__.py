@@ -25,7 +25,7 @@ Suspect-key scores (compared on the published reviews)
   minus those for the key (the default).
 - [`dawid_skene`][holdout.items.dawid_skene]   one-coin Dawid & Skene (1979) EM, the key as one more annotator.
 - [`disagreement`][holdout.items.disagreement]  share of models missing the key (the baseline).
-- [`SuspectScores`][holdout.items.SuspectScores]  a score's result; [`METHODS`][holdout.items.METHODS] all three
+- [`SuspectScores`][holdout.items.SuspectScores]  a score's result; ``METHODS`` all three
   by name.
 
 Discrimination and duplicates
