@@ -105,8 +105,20 @@ def duplicate_groups(
     """Groups of items whose normalised texts are identical or have shingle Jaccard >= ``threshold``.
 
     ``keys`` (one per item, e.g. the text of the keyed choice, so that reordered choices compare right)
-    gives ``keys_agree`` per group.
+    gives ``keys_agree`` per group. An item without text (None or blank) is in no group.
     """
+    has = np.array([t is not None and normalise_text(t) != "" for t in texts], dtype=bool)
+    if not has.all():
+        part = duplicate_groups(
+            [t for t, h in zip(texts, has) if h],
+            None if keys is None else [k for k, h in zip(keys, has) if h],
+            threshold=threshold,
+            num_perm=num_perm,
+        )
+        group, agree = np.full(has.size, -1), np.full(has.size, np.nan)
+        group[has], agree[has] = part.group, part.keys_agree
+        index = np.flatnonzero(has)
+        return Duplicates(group, agree, index[part.pairs] if part.pairs.size else part.pairs)
     norm = [normalise_text(t) for t in texts]
     n = len(norm)
     sets = [shingles(t) for t in norm]

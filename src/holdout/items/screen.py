@@ -17,17 +17,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from holdout.items.answers import AnswerMatrix, _chunks, answer_groups, encode_answers, memory_estimate
+from holdout.items.answers import (
+    AnswerMatrix,
+    _chunks,
+    answer_groups,
+    encode_answers,
+    memory_estimate,
+    normalise_answer,
+)
 from holdout.items.discrimination import rest_score_discrimination
 from holdout.items.duplicates import Duplicates, duplicate_groups
 from holdout.items.suspect import METHODS, SuspectScores
 
-__all__ = ["DEFAULT_METHOD", "ItemScreen", "flag_items", "screen_items"]
+if TYPE_CHECKING:
+    from holdout.logs import LogMatrix
+
+__all__ = ["DEFAULT_METHOD", "ItemScreen", "flag_items", "screen_items", "screen_log_matrix"]
 
 LOG = logging.getLogger(__name__)
 
@@ -124,20 +135,23 @@ def screen_items(
         raise ValueError(f"method {method!r}: choose one of {', '.join(METHODS)}")
     k, n = np.shape(answers)
     LOG.info("screening %d models x %d items: about %.0f MiB", k, n, memory_estimate(k, n, num_classes) / 2**20)
-    m = encode_answers(answers, key, models, num_classes=num_classes)
-    groups = answer_groups(m)
-    scores = METHODS[method](m, groups)
-    answered = _answered(m)
-    disc = rest_score_discrimination(m)
+    full = encode_answers(answers, key, models, num_classes=num_classes)
+    keyed = full.key >= 0  # an item without a key is not scored
+    m = full if keyed.all() else AnswerMatrix(full.codes[:, keyed], full.values, full.models, full.num_classes)
+    scores = _expand(METHODS[method](m, answer_groups(m)), keyed)
+    answered = _answered(full)
+    disc = np.full(n, np.nan)
+    disc[keyed] = rest_score_discrimination(m)
     flag = flag_items(scores, answered, disc, min_share=min_share, max_discrimination=max_discrimination)
+    key_values = np.where(keyed, full.values[np.maximum(full.key, 0)].astype(object), None)
     dup = None
     if texts is not None:
-        dup = duplicate_groups(texts, duplicate_keys if duplicate_keys is not None else m.values[m.key])
-    ids = tuple(str(i) for i in items) if items is not None else tuple(str(i) for i in range(m.num_items))
-    proposed = np.where(scores.proposed >= 0, m.values[np.maximum(scores.proposed, 0)], None)
+        dup = duplicate_groups(texts, duplicate_keys if duplicate_keys is not None else key_values)
+    ids = tuple(str(i) for i in items) if items is not None else tuple(str(i) for i in range(n))
+    proposed = np.where(scores.proposed >= 0, full.values[np.maximum(scores.proposed, 0)].astype(object), None)
     return ItemScreen(
         items=ids,
-        key=m.values[m.key],
+        key=key_values,
         scores=scores,
         proposed_answer=proposed,
         answered=answered,
@@ -146,3 +160,31 @@ def screen_items(
         duplicates=dup,
         texts=tuple(texts) if texts is not None else None,
     )
+
+
+def _expand(scores: SuspectScores, keyed: np.ndarray) -> SuspectScores:
+    """Per-item arrays of the keyed items spread back over all items (NaN score, no proposal elsewhere)."""
+    if keyed.all():
+        return scores
+    out = {}
+    for name, fill in (("score", np.nan), ("proposed", -1), ("models_for_proposed", 0), ("models_for_key", 0)):
+        part = getattr(scores, name)
+        full = np.full(keyed.size, fill, dtype=np.result_type(part, np.asarray(fill)))
+        full[keyed] = part
+        out[name] = full
+    return replace(scores, **out)
+
+
+def screen_log_matrix(matrix: LogMatrix, **options: object) -> ItemScreen:
+    """[`screen_items`][holdout.items.screen.screen_items] on a [`LogMatrix`][holdout.logs.LogMatrix] whose
+    readers kept the answers: answers and keys compared after
+    [`normalise_answer`][holdout.items.answers.normalise_answer], duplicates from ``item_text`` where kept."""
+    if matrix.answers is None or matrix.keys is None:
+        raise ValueError("these logs record no chosen answers or no keys: the item screen needs both")
+    answers = np.array([[_norm(a) for a in row] for row in matrix.answers], dtype=object)
+    keys = np.array([_norm(k) for k in matrix.keys], dtype=object)
+    return screen_items(answers, keys, matrix.model_names, items=matrix.item_ids, texts=matrix.item_text, **options)
+
+
+def _norm(value: object) -> str | None:
+    return None if value is None else normalise_answer(value) or None
