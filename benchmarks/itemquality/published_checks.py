@@ -30,7 +30,15 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
 from holdout.data.core import convert_imagenet_testbed  # noqa: E402
-from holdout.items import METHODS, answer_groups, encode_answers, memory_estimate, published, screen_items  # noqa: E402
+from holdout.items import (  # noqa: E402
+    METHODS,
+    answer_groups,
+    encode_answers,
+    leaderboard_without_flagged,
+    memory_estimate,
+    published,
+    screen_items,
+)
 from holdout.items.evaluate import review_metrics  # noqa: E402
 
 
@@ -44,8 +52,24 @@ def reviewed_checks(mirror: Path) -> dict:
         groups = answer_groups(m)
         scores = {name: fn(m, groups) for name, fn in METHODS.items()}
         out[rs.name] = review_metrics(rs, screen, scores, m.codes)
+        if rs.name != "platinum":  # Platinum lists only items some model failed: no leaderboard
+            out[rs.name]["leaderboard"] = leaderboard_summary(m.codes[:-1] == m.codes[-1], rs.models, screen.flagged)
         print(rs.name, json.dumps({k: v for k, v in out[rs.name].items() if k != "share_curve"}, default=str))
     return out
+
+
+def leaderboard_summary(correct: np.ndarray, models, flagged: np.ndarray) -> dict:
+    ch = leaderboard_without_flagged(correct, models, flagged)
+    t = ch.table
+    before, after = t["accuracy"].to_numpy(), t["accuracy_without_flagged"].to_numpy()
+    return {
+        "items_dropped": ch.items_dropped,
+        "order_changed": ch.order_changed,
+        "top_group_changed": ch.top_group_changed,
+        "top_group": t.loc[t["tied_with_best"], "model"].tolist(),
+        "top_group_without_flagged": t.loc[t["tied_with_best_without_flagged"], "model"].tolist(),
+        "pairs_swapped": int(((before[:, None] > before[None, :]) & (after[:, None] < after[None, :])).sum()),
+    }
 
 
 def imagenet(mirror: Path) -> dict:
@@ -58,6 +82,7 @@ def imagenet(mirror: Path) -> dict:
     t0 = time.perf_counter()
     screen = screen_items(preds.predictions, preds.labels, preds.model_names, num_classes=1000)
     wall = time.perf_counter() - t0
+    board = leaderboard_summary(preds.predictions == preds.labels, preds.model_names, screen.flagged)
     m = encode_answers(preds.predictions, preds.labels, num_classes=1000)
     groups = answer_groups(m)
     per_method = {}
@@ -75,6 +100,7 @@ def imagenet(mirror: Path) -> dict:
         "flagged_suspect_key": int((screen.flag == "suspect_key").sum()),
         "flagged_negative_discrimination": int((screen.flag == "negative_discrimination").sum()),
         "review": "none in the mirror: flags are unconfirmed here",
+        "leaderboard": board,
     }
 
 
