@@ -34,12 +34,11 @@ from holdout.items import (  # noqa: E402
     METHODS,
     answer_groups,
     encode_answers,
-    leaderboard_without_flagged,
     memory_estimate,
     published,
     screen_items,
 )
-from holdout.items.evaluate import review_metrics  # noqa: E402
+from holdout.items.evaluate import leaderboard_summary, review_metrics  # noqa: E402
 
 
 def reviewed_checks(mirror: Path) -> dict:
@@ -56,20 +55,6 @@ def reviewed_checks(mirror: Path) -> dict:
             out[rs.name]["leaderboard"] = leaderboard_summary(m.codes[:-1] == m.codes[-1], rs.models, screen.flagged)
         print(rs.name, json.dumps({k: v for k, v in out[rs.name].items() if k != "share_curve"}, default=str))
     return out
-
-
-def leaderboard_summary(correct: np.ndarray, models, flagged: np.ndarray) -> dict:
-    ch = leaderboard_without_flagged(correct, models, flagged)
-    t = ch.table
-    before, after = t["accuracy"].to_numpy(), t["accuracy_without_flagged"].to_numpy()
-    return {
-        "items_dropped": ch.items_dropped,
-        "order_changed": ch.order_changed,
-        "top_group_changed": ch.top_group_changed,
-        "top_group": t.loc[t["tied_with_best"], "model"].tolist(),
-        "top_group_without_flagged": t.loc[t["tied_with_best_without_flagged"], "model"].tolist(),
-        "pairs_swapped": int(((before[:, None] > before[None, :]) & (after[:, None] < after[None, :])).sum()),
-    }
 
 
 def imagenet(mirror: Path) -> dict:

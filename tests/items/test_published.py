@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from holdout.items import METHODS, answer_groups, encode_answers, published, screen_items
-from holdout.items.evaluate import review_metrics
+from holdout.items.evaluate import leaderboard_summary, review_metrics
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "itemquality" / "results"
 
@@ -25,7 +25,10 @@ def _metrics(rs):
     screen = screen_items(rs.answers, rs.key, rs.models, **kw)
     m = encode_answers(rs.answers, rs.key, rs.models, num_classes=rs.num_classes)
     g = answer_groups(m)
-    return review_metrics(rs, screen, {name: fn(m, g) for name, fn in METHODS.items()}, m.codes)
+    out = review_metrics(rs, screen, {name: fn(m, g) for name, fn in METHODS.items()}, m.codes)
+    if rs.name != "platinum":  # as benchmarks/itemquality/published_checks.py
+        out["leaderboard"] = leaderboard_summary(m.codes[:-1] == m.codes[-1], rs.models, screen.flagged)
+    return out
 
 
 def _same(a, b):
@@ -71,3 +74,22 @@ def test_platinum_control_flags_nothing(shared_data, results_file):
     got = _metrics(rs)
     assert got["flagged_suspect_key"] == 0
     assert _same(got, results_file["reviewed"]["platinum"])
+
+
+@pytest.mark.slow
+def test_imagenet_testbed_flags_as_in_the_results_file(shared_data, results_file):
+    """The 67 models of the ImageNetV2 testbed (Recht et al. 2019) on the 50,000 validation images."""
+    from holdout.data.core import convert_imagenet_testbed
+
+    root = shared_data / "ImageNetV2/data"
+    files = {p.stem: p for p in sorted((root / "predictions/imagenet-validation-original").glob("*.npy"))}
+    preds = convert_imagenet_testbed(
+        files, root / "datasets/imagenet-validation-original.json", root / "metadata/class_info.json", test_set="val"
+    )
+    screen = screen_items(preds.predictions, preds.labels, preds.model_names, num_classes=1000)
+    want = results_file["imagenet_testbed"]
+    assert (want["models"], want["items"]) == (67, 50_000)
+    assert (screen.flag == "suspect_key").sum() == want["flagged_suspect_key"]
+    assert (screen.flag == "negative_discrimination").sum() == want["flagged_negative_discrimination"]
+    board = leaderboard_summary(preds.predictions == preds.labels, preds.model_names, screen.flagged)
+    assert _same(board, want["leaderboard"])

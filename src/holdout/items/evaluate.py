@@ -5,11 +5,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
+from holdout.items.leaderboard import leaderboard_without_flagged
+
 __all__ = [
     "agreement",
     "answer_patterns",
     "auc_ceiling",
     "auc_standard_error",
+    "leaderboard_summary",
     "precision",
     "review_metrics",
     "roc_auc",
@@ -158,3 +161,19 @@ def auc_ceiling(patterns: np.ndarray, positive: np.ndarray, negative: np.ndarray
     pos, neg = pos[order], neg[order]
     below = neg.sum() - np.cumsum(neg)  # negatives in patterns ranked lower
     return float((pos * (below + 0.5 * neg)).sum() / (pos.sum() * neg.sum()))
+
+
+def leaderboard_summary(correct: np.ndarray, models, flagged: np.ndarray) -> dict:
+    """[`leaderboard_without_flagged`][holdout.items.leaderboard.leaderboard_without_flagged] in short: items
+    dropped, whether the order or the top group changed, the top group before and after, pairs swapped."""
+    ch = leaderboard_without_flagged(correct, models, flagged)
+    t = ch.table
+    before, after = t["accuracy"].to_numpy(), t["accuracy_without_flagged"].to_numpy()
+    return {
+        "items_dropped": ch.items_dropped,
+        "order_changed": ch.order_changed,
+        "top_group_changed": ch.top_group_changed,
+        "top_group": t.loc[t["tied_with_best"], "model"].tolist(),
+        "top_group_without_flagged": t.loc[t["tied_with_best_without_flagged"], "model"].tolist(),
+        "pairs_swapped": int(((before[:, None] > before[None, :]) & (after[:, None] < after[None, :])).sum()),
+    }

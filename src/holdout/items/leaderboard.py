@@ -2,8 +2,9 @@
 
 Does removing the items the screen flags change the order of the models, or which models are tied
 with the best? Accuracy on all items and on the unflagged ones, the rank (1 + the number of models
-strictly more accurate; equal accuracies share a rank) and the group tied with the best: the models whose exact McNemar test against the most
-accurate one does not reject after Holm's correction at level ``alpha``
+strictly more accurate; equal accuracies share a rank) and the group tied with the best: the models
+whose exact McNemar test against the most accurate one does not reject after Holm's correction at
+level ``alpha``
 ([`tied_with_best`][holdout.stats.ranks.tied_with_best], as in the audit's paired lens).
 """
 
