@@ -166,6 +166,12 @@ def main() -> None:
     print(f"wrote {out}")
     if args.docs:
         (REPO / "docs/measurements/itemquality.json").write_text(text)
+        short = {"date": result["date"], "machine": result["machine"], "command": result["command"]}
+        keep = ("auc", "flagged_suspect_key", "flagged_suspect_key_reviewed", "precision_wrong_key")
+        keep += ("precision_any_error", "agreement_flagged_wrong", "source")
+        short["reviewed"] = {k: {f: v[f] for f in keep} for k, v in result["reviewed"].items()}
+        text = json.dumps(_nan_to_none(short), indent=1, allow_nan=False) + "\n"
+        (REPO / "src/holdout/items/measured_precision.json").write_text(text)
 
 
 if __name__ == "__main__":

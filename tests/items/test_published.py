@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from holdout.items import METHODS, answer_groups, encode_answers, published, screen_items
-from holdout.items.evaluate import leaderboard_summary, review_metrics
+from holdout.items.evaluate import leaderboard_summary, measured_precision, review_metrics
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "itemquality" / "results"
 
@@ -93,3 +93,10 @@ def test_imagenet_testbed_flags_as_in_the_results_file(shared_data, results_file
     assert (screen.flag == "negative_discrimination").sum() == want["flagged_negative_discrimination"]
     board = leaderboard_summary(preds.predictions == preds.labels, preds.model_names, screen.flagged)
     assert _same(board, want["leaderboard"])
+
+
+def test_the_precision_the_audit_quotes_is_the_results_file(results_file):
+    quoted = measured_precision()
+    assert quoted["date"] == results_file["date"] and quoted["machine"] == results_file["machine"]
+    for name, numbers in quoted["reviewed"].items():
+        assert all(_same(v, results_file["reviewed"][name][k]) for k, v in numbers.items()), name

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 import numpy as np
 from scipy.stats import rankdata
 
@@ -13,6 +16,7 @@ __all__ = [
     "auc_ceiling",
     "auc_standard_error",
     "leaderboard_summary",
+    "measured_precision",
     "precision",
     "review_metrics",
     "roc_auc",
@@ -177,3 +181,10 @@ def leaderboard_summary(correct: np.ndarray, models, flagged: np.ndarray) -> dic
         "top_group_without_flagged": t.loc[t["tied_with_best_without_flagged"], "model"].tolist(),
         "pairs_swapped": int(((before[:, None] > before[None, :]) & (after[:, None] < after[None, :])).sum()),
     }
+
+
+def measured_precision() -> dict:
+    """The screen's measured precision and AUC on the published reviews, as the audit's summary quotes them:
+    ``measured_precision.json`` beside this module, written by ``benchmarks/itemquality/published_checks.py
+    --docs`` (date, machine, and per reviewed set the flag counts, precisions, agreement and AUCs)."""
+    return json.loads(resources.files("holdout.items").joinpath("measured_precision.json").read_text())
