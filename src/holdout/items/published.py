@@ -79,10 +79,8 @@ def cifar10_label_errors(mirror: str | Path) -> ReviewedSet:
     answers = np.stack([read_cifar10_1_prediction_file(f) for f in files]).astype(np.int64)
     key = np.load(root / "itemquality/cifar10_label_errors/cifar10_test_set_original_labels.npy").astype(np.int64)
     review = pd.read_csv(root / "itemquality/cifar10_label_errors/cifar10_mturk_indexed.csv")
-    notes = []
+    notes = _cifar10_review_notes(root / "itemquality/cifar10_label_errors", review, key)
     idx = review["index"].to_numpy()
-    if (given := review["given_label"].to_numpy()) is not None and (key[idx] != given).any():
-        notes.append(f"{int((key[idx] != given).sum())} reviewed images whose given_label is not the .npy label")
     n = key.size
     wrong, fine = np.zeros(n, bool), np.zeros(n, bool)
     err = review["is_error_given_lt3"].to_numpy() == 1
@@ -104,6 +102,29 @@ def cifar10_label_errors(mirror: str | Path) -> ReviewedSet:
         notes=tuple(notes),
         looked_at=wrong | fine,
     )
+
+
+def _cifar10_review_notes(folder: Path, review: pd.DataFrame, key: np.ndarray) -> list[str]:
+    """Where the review's two files, its flags and the labels disagree (each checked, none fixed)."""
+    notes = []
+    idx = review["index"].to_numpy()
+    if (bad := int((key[idx] != review["given_label"].to_numpy()).sum())) > 0:
+        notes.append(f"{bad} reviewed images whose given_label is not the .npy label")
+    votes = {r["id"]: r for r in json.loads((folder / "cifar10_mturk.json").read_text())}
+    fields = (("given", "votes_given"), ("guessed", "votes_guessed"), ("neither", "votes_neither"))
+    differ = [
+        i
+        for i, row in review.set_index("index").iterrows()
+        if i not in votes
+        or votes[i]["given_original_label"] != row["given_label"]
+        or votes[i]["our_guessed_label"] != row["guessed_label"]
+        or any(votes[i]["mturk"][a] != row[b] for a, b in fields)
+    ]
+    if differ:
+        notes.append(f"cifar10_mturk.json and cifar10_mturk_indexed.csv differ on {len(differ)} images")
+    if ((review["votes_given"] < 3).astype(int) != review["is_error_given_lt3"]).any():
+        notes.append("is_error_given_lt3 is not votes_given < 3 on some images")
+    return notes
 
 
 def _read_annotation(path: Path) -> pd.DataFrame:
