@@ -115,3 +115,13 @@ def test_the_precision_the_audit_quotes_is_the_results_file(results_file):
     assert quoted["date"] == results_file["date"] and quoted["machine"] == results_file["machine"]
     for name, numbers in quoted["reviewed"].items():
         assert all(_same(v, results_file["reviewed"][name][k]) for k, v in numbers.items()), name
+
+
+@pytest.mark.slow
+def test_cifar10_review_labels_are_the_test_set_labels(shared_data):
+    """cleanlab's original labels are the CIFAR-10 test labels of the mirror's archive (Krizhevsky 2009)."""
+    from holdout.data.core import load_cifar10
+
+    rs = published.cifar10_label_errors(shared_data)
+    test = load_cifar10(shared_data / "cifar-10" / "cifar-10-python.tar.gz")
+    assert (rs.key == test.test_labels).all()
