@@ -62,3 +62,12 @@ def test_leaderboard_without_the_flagged_items():
     assert t.loc["B", "accuracy_without_flagged"] == 100 and t.loc["B", "tied_with_best_without_flagged"]
     assert t.loc["B", "rank_without_flagged"] == t.loc["A", "rank_without_flagged"] == 1  # equal: one rank
     assert ch.items_dropped == 10 and ch.top_group_changed and not ch.order_changed
+
+
+def test_one_or_two_models_never_flag_and_few_models_give_no_discrimination_flag():
+    ans = np.array([[1, 1, 0, 2], [1, 1, 0, 2]])
+    key = np.array([0, 0, 0, 2])
+    s = screen_items(ans, key, num_classes=3)
+    assert (s.flag == "").all() and s.proposed_answer[0] == 1 and s.scores.models_for_proposed[0] == 2
+    three = screen_items(np.vstack([ans, ans[:1]]), key, num_classes=3)
+    assert three.flag[0] == "suspect_key"

@@ -6,9 +6,11 @@ an [`ItemScreen`][holdout.items.screen.ItemScreen]; ``ItemScreen.frame()`` is th
 Flag rule (a heuristic screen, never a verdict that an item is wrong):
 
 * ``suspect_key``: the accuracy-weighted votes for one answer other than the key outnumber the key's
-  (suspect score > 0) *and* at least ``min_share`` of the answering models give that answer;
+  (suspect score > 0) *and* at least ``min_share`` of the answering models, and at least ``min_models``
+  models, give that answer (one or two models alone never flag an item);
 * ``negative_discrimination``: getting the item right goes with being a weaker model (point-biserial
-  <= ``max_discrimination``), an ambiguous or mis-keyed item, when the key is not already suspect.
+  <= ``max_discrimination``), an ambiguous or mis-keyed item, when the key is not already suspect and at
+  least ``min_models_discrimination`` models answered (a correlation over fewer is mostly noise).
 
 The precision each rule reached on published reviews is measured by ``benchmarks/itemquality/``.
 """
@@ -98,11 +100,14 @@ def flag_items(
     *,
     min_share: float = 0.8,
     max_discrimination: float = -0.3,
+    min_models: int = 3,
+    min_models_discrimination: int = 10,
 ) -> np.ndarray:
     """The flag of each item: ``"suspect_key"``, ``"negative_discrimination"`` or ``""`` (rule in the module doc)."""
     share = scores.models_for_proposed / np.maximum(answered, 1)
-    suspect = (scores.score > 0) & (share >= min_share) & (scores.proposed >= 0)
+    suspect = (scores.score > 0) & (share >= min_share) & (scores.models_for_proposed >= min_models)
     negative = ~suspect & (np.nan_to_num(discrimination, nan=0.0) <= max_discrimination)
+    negative &= answered >= min_models_discrimination
     return np.where(suspect, "suspect_key", np.where(negative, "negative_discrimination", ""))
 
 
