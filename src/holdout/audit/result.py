@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from holdout.audit.adversarial_lens import AdversarialLens
     from holdout.audit.best_of import BestOfN
     from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.audit.lenses.items import ItemsLens
     from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
 
 #: every lens, in report order
-LENSES = ("accuracy", "pairs", "new", "similarity", "bounds", "rvw", "adversarial")
+LENSES = ("accuracy", "pairs", "new", "similarity", "bounds", "rvw", "adversarial", "items")
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class AuditResult:
     contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
     pairs: PairsLens | None = None
     best_of_n: tuple[BestOfN, ...] = field(default=())
+    items: ItemsLens | None = None  # the item screen, where the answers and keys are known
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""
