@@ -19,7 +19,7 @@ Lenses ([`holdout.audit.registry`][holdout.audit.registry], [`holdout.audit.lens
   [`Lenses`][holdout.audit.Lenses], one DataFrame per lens; on a correctness matrix: an
   [`AuditResult`][holdout.audit.AuditResult] (shown as its verdicts in a notebook).
 - [`Lenses`][holdout.audit.Lenses]                  the lenses that ran: ``frames``, ``verdicts()``.
-- [`LENSES`][holdout.audit.LENSES]                  the lenses of the predictions audit, in report order.
+- ``LENSES``                            the lenses of the predictions audit, in report order.
 
 The run ([`holdout.audit.run`][holdout.audit.run])
 ----------------------------------
