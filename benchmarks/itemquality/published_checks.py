@@ -29,6 +29,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
+from holdout.audit.lenses.items import items_lens  # noqa: E402
 from holdout.data.core import convert_imagenet_testbed  # noqa: E402
 from holdout.items import (  # noqa: E402
     METHODS,
@@ -68,6 +69,9 @@ def imagenet(mirror: Path) -> dict:
     screen = screen_items(preds.predictions, preds.labels, preds.model_names, num_classes=1000)
     wall = time.perf_counter() - t0
     board = leaderboard_summary(preds.predictions == preds.labels, preds.model_names, screen.flagged)
+    t1 = time.perf_counter()  # the audit's items lens: the screen and the leaderboard with and without the flags
+    items_lens(preds.predictions, preds.labels, preds.model_names, preds.predictions == preds.labels, num_classes=1000)
+    lens_wall = time.perf_counter() - t1
     m = encode_answers(preds.predictions, preds.labels, num_classes=1000)
     groups = answer_groups(m)
     per_method = {}
@@ -80,6 +84,7 @@ def imagenet(mirror: Path) -> dict:
         "items": n,
         "classes": 1000,
         "screen_wall_s": round(wall, 3),
+        "lens_wall_s": round(lens_wall, 3),
         "score_wall_s": per_method,
         "memory_estimate_bytes": memory_estimate(k, n, 1000),
         "flagged_suspect_key": int((screen.flag == "suspect_key").sum()),

@@ -82,3 +82,19 @@ def test_lmeval_logs_audit_writes_items_csv(tmp_path):
     assert "colour number 0" in str(row["question"])
     html = (out / "report.html").read_text()
     assert "Which items are wrong" in html and "colour number 0" in html
+
+
+def test_notebook_audit_returns_the_items_frame(tmp_path):
+    """holdout.audit.audit(evidence): the registry runs the items lens where answers and keys exist."""
+    import holdout.audit as ha
+
+    path = _predictions(tmp_path)
+    e = ha.read_predictions(path)
+    result = ha.audit(e, lenses=["accuracy", "items"])
+    frame = result.frames["items"]
+    assert len(frame) == 60 and bool(frame["flagged"].iloc[0]) and frame["proposed_answer"].iloc[0] == 1
+    from dataclasses import replace
+
+    from holdout.audit.registry import lenses_for
+
+    assert "items" not in {s.name for s in lenses_for(replace(e, answers=None, keys=None))}  # a matrix alone
