@@ -209,9 +209,19 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
         )
     if lens == "items":
         board = s.get("leaderboard") or {}
-        moved = "; without them the order changes" if board.get("order_changed") else ""
-        top = "; without them the top group changes" if board.get("top_group_changed") else ""
-        return f"{page.count(s['flagged'])} of {page.count(s['items'])} items flagged{moved}{top}."
+        moved = "changes" if board.get("order_changed") else "keeps"
+        top = "changes" if board.get("top_group_changed") else "keeps"
+        mmlu = s["measured_precision"]["reviewed"]["mmlu_redux"]["precision_any_error"]
+        board_text = (
+            f"without them the leaderboard {moved} its order and {top} its top group"
+            if s["flagged"]
+            else "the leaderboard is unchanged"
+        )
+        return (
+            f"Suspect keys {page.count(s['suspect_key'])}, negative discrimination "
+            f"{page.count(s['negative_discrimination'])}; {board_text}; on MMLU-Redux {100 * mmlu:.0f}% of the "
+            "items the screen flagged had an error the experts confirmed."
+        )
     if lens == "pairs":
         return (
             f"{page.count(s['num_tied_with_best'])} model(s) tied with the best; "

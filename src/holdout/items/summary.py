@@ -56,6 +56,9 @@ def screen_verdict(screen: ItemScreen, change: LeaderboardChange | None = None) 
         f"give one answer other than the key, {negative} where weaker models do better (negative "
         "discrimination)."
     )
+    k = len(screen.scores.ability)
+    if k < 10:
+        text += f" With {k} models no item is flagged for discrimination (that needs at least 10 models)."
     if screen.duplicates is not None and screen.duplicates.num_groups:
         d = screen.duplicates
         disagree = len(set(d.group[d.keys_agree == 0]))
