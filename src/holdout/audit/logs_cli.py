@@ -22,11 +22,12 @@ import numpy as np
 from holdout.audit.cli_checks import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
 from holdout.audit.correctness import correctness_result
 from holdout.audit.errors import AuditError
-from holdout.audit.lenses.items import ItemsLens, items_lens
+from holdout.audit.lenses.items import items_lens
 from holdout.audit.options import add_logs_arguments
 from holdout.audit.output import atomic_folder
 from holdout.audit.result import AuditResult
 from holdout.audit.run import _write_all
+from holdout.items.summary import ItemReport
 from holdout.leaderboards import Contamination, CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date, read_dates
 from holdout.logs import LogError, LogMatrix, read_logs
@@ -117,7 +118,7 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     return summary
 
 
-def _items(m: LogMatrix, result: AuditResult) -> ItemsLens | None:
+def _items(m: LogMatrix, result: AuditResult) -> ItemReport | None:
     """The item screen of logs that kept each run's chosen answer and the keys (None elsewhere)."""
     if "items" not in result.options.lenses or m.answers is None or m.keys is None:
         return None

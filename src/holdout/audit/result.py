@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from holdout.audit.adversarial_lens import AdversarialLens
     from holdout.audit.best_of import BestOfN
     from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
-    from holdout.audit.lenses.items import ItemsLens
+    from holdout.items.summary import ItemReport
     from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
@@ -84,7 +84,7 @@ class AuditResult:
     contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
     pairs: PairsLens | None = None
     best_of_n: tuple[BestOfN, ...] = field(default=())
-    items: ItemsLens | None = None  # the item screen, where the answers and keys are known
+    items: ItemReport | None = None  # the item screen, where the answers and keys are known
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""

@@ -6,13 +6,64 @@ The verdict is labelled heuristic and quotes the precision the screen reached on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 import pandas as pd
 
+from holdout.items.answers import normalise_answer
 from holdout.items.evaluate import measured_precision
-from holdout.items.leaderboard import LeaderboardChange
-from holdout.items.screen import ItemScreen
+from holdout.items.leaderboard import LeaderboardChange, leaderboard_without_flagged
+from holdout.items.screen import ItemScreen, screen_items
 
-__all__ = ["flagged_table", "precision_sentence", "screen_verdict"]
+__all__ = ["ItemReport", "flagged_table", "item_report", "precision_sentence", "screen_verdict"]
+
+
+@dataclass(frozen=True)
+class ItemReport:
+    """The screen (``items.csv``), the leaderboard with and without the flagged items, and the verdict."""
+
+    screen: ItemScreen
+    change: LeaderboardChange | None
+    verdict: str
+
+
+def _comparable(values: np.ndarray) -> np.ndarray:
+    """Answers or keys as compared: ints as they are, anything else normalised (None = no answer)."""
+    a = np.asarray(values)
+    if a.dtype.kind in "iu":
+        return a
+    flat = [None if v is None or (isinstance(v, float) and v != v) else normalise_answer(v) or None for v in a.ravel()]
+    return np.array(flat, dtype=object).reshape(a.shape)
+
+
+def item_report(
+    answers: np.ndarray,
+    keys: np.ndarray,
+    models: Sequence[str],
+    correct: np.ndarray,
+    *,
+    item_ids: Sequence[str] = (),
+    item_text: Sequence[str | None] | None = None,
+    num_classes: int | None = None,
+    alpha: float = 0.05,
+) -> ItemReport:
+    """Screen the items of K x n ``answers`` against ``keys`` (strings compared after
+    [`normalise_answer`][holdout.items.answers.normalise_answer]); ``correct`` is the leaderboard's K x n
+    matrix, ranked again without the flagged items (two models or more)."""
+    screen = screen_items(
+        _comparable(answers),
+        _comparable(keys),
+        list(models),
+        items=list(item_ids) or None,
+        num_classes=num_classes,
+        texts=item_text,
+    )
+    change = None
+    if len(models) >= 2:
+        change = leaderboard_without_flagged(np.asarray(correct, dtype=float), models, screen.flagged, alpha=alpha)
+    return ItemReport(screen, change, screen_verdict(screen, change))
 
 
 def flagged_table(screen: ItemScreen, limit: int | None = None, width: int = 160) -> pd.DataFrame:

@@ -1,71 +1,24 @@
-"""Which items are wrong (holdout.items): suspect keys, the answer the models propose, discrimination and
-duplicates, from the models' own answers; and the leaderboard recomputed without the flagged items."""
+"""Which items are wrong ([`holdout.items`][holdout.items]): suspect keys, the answer the models propose,
+discrimination and duplicates, from the models' own answers; and the leaderboard recomputed without the
+flagged items. The engine is [`item_report`][holdout.items.summary.item_report]; this module runs it on
+the audit's evidence and writes its files."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from holdout.audit.evidence import Evidence, LensResult
-from holdout.items import leaderboard_without_flagged, screen_items
-from holdout.items.answers import normalise_answer
 from holdout.items.evaluate import measured_precision
-from holdout.items.leaderboard import LeaderboardChange
-from holdout.items.screen import ItemScreen
-from holdout.items.summary import screen_verdict
+from holdout.items.summary import ItemReport, item_report
 
 if TYPE_CHECKING:
     from holdout.audit.result import AuditOptions
 
-__all__ = ["ItemsLens", "items_lens", "items_summary", "lens", "write_items"]
+__all__ = ["items_lens", "items_summary", "lens", "write_items"]
 
-
-@dataclass(frozen=True)
-class ItemsLens:
-    """The screen (``items.csv``), the leaderboard with and without the flagged items, and the verdict."""
-
-    screen: ItemScreen
-    change: LeaderboardChange | None
-    verdict: str
-
-
-def _text(values: np.ndarray) -> np.ndarray:
-    """Answers or keys as compared: ints as they are, anything else normalised (None = no answer)."""
-    a = np.asarray(values)
-    if a.dtype.kind in "iu":
-        return a
-    flat = [None if v is None or (isinstance(v, float) and v != v) else normalise_answer(v) or None for v in a.ravel()]
-    return np.array(flat, dtype=object).reshape(a.shape)
-
-
-def items_lens(
-    answers: np.ndarray,
-    keys: np.ndarray,
-    models: Sequence[str],
-    correct: np.ndarray,
-    *,
-    item_ids: Sequence[str] = (),
-    item_text: Sequence[str | None] | None = None,
-    num_classes: int | None = None,
-    alpha: float = 0.05,
-) -> ItemsLens:
-    """Screen the items of K x n ``answers`` against ``keys``; ``correct`` is the leaderboard's K x n matrix."""
-    screen = screen_items(
-        _text(answers),
-        _text(keys),
-        list(models),
-        items=list(item_ids) or None,
-        num_classes=num_classes,
-        texts=item_text,
-    )
-    change = None
-    if len(models) >= 2:
-        change = leaderboard_without_flagged(np.asarray(correct, dtype=float), models, screen.flagged, alpha=alpha)
-    return ItemsLens(screen, change, screen_verdict(screen, change))
+#: the engine, by the name the audit's other lenses use
+items_lens = item_report
 
 
 def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
@@ -73,7 +26,7 @@ def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
     if e.answers is None or e.keys is None or e.matrix is None:
         return None
     k = None if e.predictions is None else e.predictions.num_classes
-    r = items_lens(
+    r = item_report(
         e.answers,
         e.keys,
         e.model_ids,
@@ -86,7 +39,7 @@ def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
     return LensResult("items", "heuristic", r.verdict, r.screen.frame(), r)
 
 
-def items_summary(r: ItemsLens) -> dict[str, object]:
+def items_summary(r: ItemReport) -> dict[str, object]:
     """The ``items`` entry of ``summary.json``: counts, the leaderboard change, the measured precision."""
     s = r.screen
     d = s.duplicates
@@ -108,7 +61,7 @@ def items_summary(r: ItemsLens) -> dict[str, object]:
     return out
 
 
-def write_items(r: ItemsLens, out: Path) -> None:
+def write_items(r: ItemReport, out: Path) -> None:
     """``items.csv`` (one row per item) and ``items_leaderboard.csv`` (with and without the flagged items)."""
     r.screen.frame().to_csv(out / "items.csv", index=False)
     if r.change is not None:
