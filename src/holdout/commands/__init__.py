@@ -1,0 +1,1 @@
+"""The ``holdout`` command line: one module per command, each with ``main(argv) -> int``."""
