@@ -64,7 +64,9 @@ def _audit_all(spec: SiteSpec, tmp: Path, workers: int, progress: Callable[[str]
         jobs.append((b.name, audit_argv(b, inputs, tmp / b.name)))
 
     def said(run: AuditRun) -> None:
-        progress(f"[{len(done) + 1}/{len(jobs)}] {run.name}: {'ok' if run.rc == 0 else 'failed'} in {run.seconds:.1f} s")
+        progress(
+            f"[{len(done) + 1}/{len(jobs)}] {run.name}: {'ok' if run.rc == 0 else 'failed'} in {run.seconds:.1f} s"
+        )
         done.append(run)
 
     done: list[AuditRun] = []

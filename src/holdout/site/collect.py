@@ -59,7 +59,9 @@ def adjacent_resolved(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float) ->
     """(resolved, K - 1): adjacent models in ``ranks.csv`` order whose paired difference is significant
     after Holm over all pairs (``pairs.csv``'s ``p_holm`` below ``alpha``)."""
     order = ranks["model"].astype(str).tolist()
-    p = {(str(a), str(b)): float(v) for a, b, v in zip(pairs["model_a"], pairs["model_b"], pairs["p_holm"], strict=True)}
+    p = {
+        (str(a), str(b)): float(v) for a, b, v in zip(pairs["model_a"], pairs["model_b"], pairs["p_holm"], strict=True)
+    }
     hits = 0
     for a, b in zip(order[:-1], order[1:], strict=True):
         value = p.get((a, b), p.get((b, a), np.nan))

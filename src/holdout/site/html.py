@@ -17,13 +17,16 @@ __all__ = ["Column", "page", "table", "figure", "fmt_int", "fmt_pct", "esc"]
 STYLE = """
 *{box-sizing:border-box}
 body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:1180px;
-padding:12px 16px;color:#1b1b1b;overflow-wrap:anywhere}
+padding:12px 16px;color:#1b1b1b}
+p,li,h1,nav{overflow-wrap:anywhere}
 h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.2em;margin:1.4em 0 .4em}
 a{color:#0b57a4}nav{font-size:.9em;margin-bottom:.5em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:.88em;margin:.3em 0}
 caption{text-align:left;font-weight:600;padding:.2em 0}
-th,td{border-bottom:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}
+th,td{border-bottom:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top;
+overflow-wrap:break-word;min-width:4.5em;max-width:22em}
+th{vertical-align:bottom}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;text-align:left}
 th button::after{content:' \\2195';color:#999}
@@ -89,7 +92,8 @@ def _missing(v: Any) -> bool:
 @dataclass(frozen=True)
 class Column:
     """A table column: its ``header``, the row ``key``, ``kind`` ('text', 'int', 'pct', 'float',
-    'link': text with an href in ``key + '_href'``), and the text shown where a value is missing."""
+    'link': text with an href in ``key + '_href'``), and the text shown where a value is missing
+    (or the row's ``key + '_missing'``); a text cell sorts by the row's number ``key + '_v'`` if given."""
 
     header: str
     key: str
@@ -105,8 +109,9 @@ def _cell(col: Column, row: dict[str, Any]) -> str:
         shown = {"int": fmt_int, "pct": fmt_pct, "float": lambda x: f"{float(x):.3g}"}[col.kind](v)
         return f'<td class="num" data-v="{float(v)!r}">{shown}</td>'
     text = esc(col.missing if v is None or v == "" else v)
-    href = row.get(col.key + "_href")
-    return f'<td><a href="{esc(href)}">{text}</a></td>' if col.kind == "link" and href else f"<td>{text}</td>"
+    href, key = row.get(col.key + "_href"), row.get(col.key + "_v")
+    td = "<td>" if key is None else f'<td data-v="{"" if _missing(key) else repr(float(key))}">'
+    return f'{td}<a href="{esc(href)}">{text}</a></td>' if col.kind == "link" and href else f"{td}{text}</td>"
 
 
 def table(caption: str, columns: Sequence[Column], rows: Sequence[dict[str, Any]], csv: str | None = None) -> str:

@@ -48,15 +48,15 @@ def _legend() -> str:
 
 
 def _index_row(r: BenchmarkResult) -> dict:
-    why = "n/a (accuracy table)" if not r.ranked else "n/a"
+    why = "n/a (table)" if not r.ranked else "n/a"
     adj = f"{r.adjacent_resolved} of {r.adjacent_pairs}" if r.adjacent_pairs is not None else why
     return {
         "benchmark": r.title, "benchmark_href": benchmark_href(r.name), "kind": r.kind, "k": r.k, "n": r.n,
         "best": f"{r.best_model} ({r.best_accuracy:.1f}%)", "top": r.top_tie_group, "adjacent": adj,
-        "adjacent_share": None if not r.adjacent_pairs else r.adjacent_resolved / r.adjacent_pairs,
+        "adjacent_v": None if not r.adjacent_pairs else r.adjacent_resolved / r.adjacent_pairs,
         "eps": r.eps, "union": r.vouched_union, "nb": r.vouched_naive_bayes, "eps_all": r.eps_all_union,
         "contamination": r.contamination or ("n/a (no dates given)" if r.ranked else "n/a"),
-        "items": r.item_quality or "n/a (no item-quality lens in the audit)",
+        "items": r.item_quality or "n/a (not in the audit)",
     } | _bounds_missing(r)  # fmt: skip
 
 
@@ -64,27 +64,26 @@ def _bounds_missing(r: BenchmarkResult) -> dict:
     """Why the bounds' cells are empty, from the audit's note (e.g. identical models)."""
     if not r.ranked or r.vouched_union is not None:
         return {}
-    why = "n/a (" + r.why.split(": ", 1)[-1].split(" because ")[-1].rstrip(".") + ")"
+    why = "n/a (" + r.why.split(": ", 1)[-1].split(" because ")[-1].split(":")[0].rstrip(".") + ")"
     return {f"{k}_missing": why for k in ("eps", "union", "nb", "eps_all")}
 
 
 def index_page(title: str, results: list[BenchmarkResult], shared: pd.DataFrame, source: str) -> str:
     """``index.html``: one row per benchmark, then the models seen on several benchmarks."""
     cols = [
-        Column("benchmark", "benchmark", "link"), Column("input", "kind"), Column("K models", "k", "int"),
-        Column("n items", "n"), Column("best model", "best"),
-        Column("top tie group (measured)", "top", "int", "n/a (accuracy table)"),
+        Column("benchmark", "benchmark", "link"), Column("input", "kind"), Column("K", "k", "int"),
+        Column("n", "n"), Column("best model", "best"),
+        Column("top tie group (measured)", "top", "int", "n/a (table)"),
         Column("adjacent pairs resolved (measured)", "adjacent"),
-        Column("share resolved", "adjacent_share", "float", "n/a"),
         Column("eps", "eps", "float", "n/a"),
-        Column("models vouched for at eps, union bound (theorem)", "union", "int", "n/a"),
+        Column("models vouched for at eps: union (theorem)", "union", "int", "n/a"),
         Column("naive Bayes (heuristic)", "nb", "int", "n/a"),
-        Column("smallest eps covering all K, union (theorem)", "eps_all", "float", "n/a"),
+        Column("eps covering all K: union (theorem)", "eps_all", "float", "n/a"),
         Column("contamination / new set (heuristic)", "contamination"),
         Column("item quality", "items"),
     ]  # fmt: skip
     body = [
-        f'<p>{len(results)} benchmarks, each audited by <code>holdout audit</code> from <code>{esc(Path(source).name)}'
+        f"<p>{len(results)} benchmarks, each audited by <code>holdout audit</code> from <code>{esc(Path(source).name)}"
         "</code>. A tie group is the best model and every model it does not beat (paired test, Holm); an adjacent "
         "pair is resolved when its paired difference is significant after Holm over all pairs; a test set vouches "
         "for m models at eps when all m test accuracies are within eps of their population accuracies with "
@@ -148,21 +147,25 @@ def _top_pairs(ranks: pd.DataFrame, pairs: pd.DataFrame, name: str, alpha: float
 def _files(folder: Path, name: str) -> str:
     files = sorted(f.name for f in folder.iterdir() if f.suffix in (".csv", ".json", ".md", ".html"))
     links = ", ".join(f'<a href="{esc(name)}/{esc(f)}">{esc(f)}</a>' for f in files)
-    return f'<p>The audit\'s report: <a href="{esc(name)}/report.html">{esc(name)}/report.html</a>. Its files: {links}.</p>'
+    report = f'<a href="{esc(name)}/report.html">{esc(name)}/report.html</a>'
+    return f"<p>The audit's report: {report}. Its files: {links}.</p>"
 
 
 def benchmark_page(r: BenchmarkResult, folder: Path, shared: set[str], aliases: dict[str, str]) -> str:
     """One benchmark: headline numbers, verdicts, the figure, the ranking and the top pairs."""
     summary = json.loads((folder / "summary.json").read_text())
     nav = '<a href="index.html">all benchmarks</a>'
-    head = f"<p>K = {fmt_int(r.k)} models, n = {esc(r.n)} items ({esc(r.kind)} input). Best: <b>{esc(r.best_model)}</b> "
+    head = (
+        f"<p>K = {fmt_int(r.k)} models, n = {esc(r.n)} items ({esc(r.kind)} input). Best: <b>{esc(r.best_model)}</b> "
+    )
     head += f"({r.best_accuracy:.2f}%).</p>"
     body = [head, _legend(), "<h2>What the audit says</h2>", _verdicts(summary)]
     if r.ranked:
         ranks = pd.read_csv(folder / "ranks.csv", dtype={"model": str})
         pairs = pd.read_csv(folder / "pairs.csv", dtype={"model_a": str, "model_b": str})
-        body.append(f"<p>Top tie group: {r.top_tie_group} model(s) {_label('top_tie_group')}; adjacent pairs "
-                    f"resolved: {r.adjacent_resolved} of {r.adjacent_pairs} {_label('adjacent_resolved')}.</p>")  # fmt: skip
+        top = f"Top tie group: {r.top_tie_group} model(s) {_label('top_tie_group')}"
+        adjacent = f"{r.adjacent_resolved} of {r.adjacent_pairs} {_label('adjacent_resolved')}"
+        body.append(f"<p>{top}; adjacent pairs resolved: {adjacent}.</p>")
         body += ["<h2>Ranking</h2>", figure(folder / "rank_intervals.png", f"{r.title}: simultaneous rank intervals")]
         body += [_ranking(ranks, r.name, shared, aliases), "<h2>Paired significance of the top models</h2>"]
         body.append(_top_pairs(ranks, pairs, r.name, r.alpha))
@@ -190,11 +193,13 @@ def model_page(model: str, rows: pd.DataFrame) -> str:
     for rec in recs:
         rec["benchmark_href"] = benchmark_href(rec["benchmark"])
         ok = not pd.isna(rec["rank_low"])
-        rec["interval"] = f"{int(rec['rank_low'])}-{int(rec['rank_high'])} of {rec['k']}" if ok else "n/a (accuracy table)"
+        rec["interval"] = (
+            f"{int(rec['rank_low'])}-{int(rec['rank_high'])} of {rec['k']}" if ok else "n/a (accuracy table)"
+        )
     cols = [
         Column("benchmark", "benchmark", "link"), Column("name there", "name_on_benchmark"),
         Column("accuracy", "accuracy", "pct"), Column("rank", "rank", "int", "n/a (accuracy table)"),
-        Column("simultaneous rank interval", "interval"), Column("tie group", "tie_group", "int", "n/a (accuracy table)"),
+        Column("simultaneous rank interval", "interval"), Column("tie group", "tie_group", "int", "n/a (table)"),
         Column("K", "k", "int"),
     ]  # fmt: skip
     body = table(f"{model} on {len(recs)} benchmarks", cols, recs)

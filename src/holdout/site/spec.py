@@ -196,7 +196,9 @@ def _yaml_spec(path: Path, root: str | None) -> SiteSpec:
     known = audit_option_names()
     common = _options(data.get("options"), where, "options", base, known)
     marks = [_benchmark(str(n), raw, where, base, common, known) for n, raw in data["benchmarks"].items()]
-    return SiteSpec(str(data.get("title") or path.stem), tuple(marks), _aliases(data.get("aliases"), where, base), where)
+    return SiteSpec(
+        str(data.get("title") or path.stem), tuple(marks), _aliases(data.get("aliases"), where, base), where
+    )
 
 
 def _folder_benchmark(folder: Path, known: frozenset[str]) -> Benchmark:

@@ -98,4 +98,3 @@ def audit_argv(b: Benchmark, inputs: list[str], out: Path) -> list[str]:
     if b.kind == "evalplus":
         options += ["--scale", "fraction"]
     return [*inputs, *options, "--out", str(out)]
-
