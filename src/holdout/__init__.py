@@ -25,6 +25,8 @@ Built on the studies
   fits, effective robustness) and contamination by date, on public leaderboards.
 - ``holdout.contamination`` beyond the papers: what a model should have scored (ConStat's reference-benchmark
   test, agreement on the line) and the field's public contamination results reproduced.
+- ``holdout.site``         ``holdout site``: many benchmarks audited by ``holdout audit`` and published side by
+  side as a static site (tie groups, resolved adjacent pairs, models a test set vouches for).
 
 Inputs, outputs and plumbing
 ----------------------------
@@ -37,6 +39,7 @@ Inputs, outputs and plumbing
 - ``holdout.tables``       one table writer (CSV + Markdown) and the number formats of the papers.
 - ``holdout.runlog``       logging and timing helpers for the workflow scripts.
 - ``holdout.docs_schema``  the documentation site's configuration page, generated from config/schema.yaml.
+- ``holdout.commands``     the command line, one module per command with ``main(argv) -> int``.
 """
 
 __version__ = "0.1.0"

@@ -5,20 +5,20 @@ implementation); the site reads the files each audit wrote and sets the benchmar
 
 Spec
 ----
-load_spec       a YAML SPEC or a folder of benchmarks -> SiteSpec (SpecError names the file and key)
-SiteSpec        the site's title, benchmarks and model aliases
-Benchmark       one benchmark: name, input kind, inputs, audit options
+- `load_spec`   a YAML SPEC or a folder of benchmarks -> SiteSpec (`SpecError` names the file and key)
+- `SiteSpec`    the site's title, benchmarks and model aliases
+- `Benchmark`   one benchmark: name, input kind, inputs, audit options
 
 Build
 -----
-build_site      audit every benchmark, write the pages and every number beside them (atomically)
-Site            what was built: folder, index rows, models, the audits' runs
-SiteError       a site that cannot be built (one line)
+- `build_site`  audit every benchmark, write the pages and every number beside them (atomically)
+- `Site`        what was built: folder, index rows, models, the audits' runs
+- `SiteError`   a site that cannot be built (one line)
 
 Numbers
 -------
-read_benchmark      one benchmark's index row from its audit's files
-adjacent_resolved   adjacent models in rank order whose paired difference is significant (Holm)
+- `read_benchmark`  one benchmark's index row from its audit's files
+- `adjacent_resolved` adjacent models in rank order whose paired difference is significant (Holm)
 """
 
 from holdout._lazy import lazy_exports
