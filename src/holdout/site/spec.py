@@ -5,7 +5,7 @@ A YAML SPEC (``config/site.yaml``)::
     title: Shipped benchmarks
     root: ../shared/data          # relative input paths start here (default: the SPEC's folder)
     options: {eps: 0.05}          # audit options every benchmark gets, by their long names
-    aliases: {gpt-4-0613: GPT-4}  # or a CSV file (alias, model): one model under several names
+    aliases: {gpt-4-0613: GPT-4}  # or a CSV file (alias, model; beside the SPEC): one model, several names
     benchmarks:
       swebench_verified:
         title: SWE-bench Verified
@@ -197,7 +197,7 @@ def _yaml_spec(path: Path, root: str | None) -> SiteSpec:
     common = _options(data.get("options"), where, "options", base, known)
     marks = [_benchmark(str(n), raw, where, base, common, known) for n, raw in data["benchmarks"].items()]
     return SiteSpec(
-        str(data.get("title") or path.stem), tuple(marks), _aliases(data.get("aliases"), where, base), where
+        str(data.get("title") or path.stem), tuple(marks), _aliases(data.get("aliases"), where, path.parent), where
     )
 
 
