@@ -171,7 +171,9 @@ def test_files_without_per_item_scores_name_where_they_are(logs):
     results = next((logs / "lmeval_results_devquasar").rglob("results_*.json"))
     with pytest.raises(LogError, match=r"lm-eval results file \(aggregates\): the per-item scores are in samples_"):
         read_logs(results)
-    with pytest.raises(LogError, match="no evaluation log found"):
+    with pytest.raises(
+        LogError, match=r"no evaluation log found, only 3 lm-eval results file\(s\) .*rerun lm-eval with --log_samples"
+    ):
         read_logs(logs / "lmeval_results_devquasar")  # aggregates and an LFS pointer only
     with pytest.raises(LogError, match="HELM run_spec.json"):
         read_logs(next((logs / "helm_safety_bbq").rglob("run_spec.json")))

@@ -25,6 +25,10 @@ Finding and aligning runs
 - [`read_runs`][holdout.logs.read_runs]            every run in files, folders (recursive) and globs.
 - [`align_runs`][holdout.logs.align_runs]           K runs -> [`LogMatrix`][holdout.logs.LogMatrix] by item id.
 - [`read_logs`][holdout.logs.read_logs]            both in one call (the Python form of ``holdout audit --logs``).
+- [`cluster_labels`][holdout.logs.cluster_labels]       each item's value of a per-item field
+  (``--cluster-by``).
+- [`config_differences`][holdout.logs.config_differences]   per model, the configuration keys that differ
+  between its runs.
 - [`RunScores`][holdout.logs.RunScores], [`Selection`][holdout.logs.Selection] (task, metric, filter),
   [`LogError`][holdout.logs.LogError] (bad input, one line naming the file).
 """
@@ -32,6 +36,7 @@ Finding and aligning runs
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from holdout.logs.align import LogMatrix, align_runs
@@ -39,6 +44,7 @@ from holdout.logs.base import LogError, RunScores, Selection
 from holdout.logs.detect import FORMATS, detect_format, read_runs
 from holdout.logs.eee import read_eee
 from holdout.logs.evalplus import read_evalplus
+from holdout.logs.fields import cluster_labels, config_differences
 from holdout.logs.helm import read_helm
 from holdout.logs.inspect_log import read_inspect
 from holdout.logs.livecodebench import read_livecodebench
@@ -51,6 +57,8 @@ __all__ = [
     "RunScores",
     "Selection",
     "align_runs",
+    "cluster_labels",
+    "config_differences",
     "detect_format",
     "read_eee",
     "read_evalplus",
@@ -80,4 +88,4 @@ def read_logs(
     given = [paths] if isinstance(paths, (str, Path)) else list(paths)
     runs, notes = read_runs(given, format, Selection(task, metric, filter))
     m = align_runs(runs, strict=strict, model_names=model_names)
-    return LogMatrix(m.model_names, m.values, m.samples, m.item_ids, m.runs, (*notes, *m.notes), m.item_dates)
+    return replace(m, notes=(*notes, *m.notes))

@@ -11,14 +11,15 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from holdout.leaderboards.correctness import CorrectnessError, CorrectnessMatrix, check_correctness
-from holdout.logs.base import LogError, RunScores, natural_key
+from holdout.logs.base import LogError, RunScores, clean_name, natural_key
+from holdout.logs.fields import align_fields, config_differences, config_text
 
 __all__ = ["LogMatrix", "align_runs", "item_fingerprint"]
 
@@ -27,13 +28,26 @@ __all__ = ["LogMatrix", "align_runs", "item_fingerprint"]
 class LogMatrix(CorrectnessMatrix):
     """A [`CorrectnessMatrix`][holdout.leaderboards.CorrectnessMatrix] read from evaluation logs,
     with its item ids (columns), one row per run in ``runs`` (name, model, task, metric, filter,
-    format, date, items, accuracy, source), what alignment did (``notes``) and, where the logs
-    carry them, each item's release date (``item_dates``, ``datetime64[D]``)."""
+    format, date, items, accuracy, source, config, config_differs), what alignment did
+    (``notes``) and, where the logs carry them, each item's release date (``item_dates``,
+    ``datetime64[D]``).
+
+    Optional fields for the item lenses (None where no run's format records them; see each
+    reader): ``answers`` (K x n object array of text, None where a run gives no answer),
+    ``keys``, ``item_text`` (normalised question and choices) and ``item_fields`` (field name ->
+    one text value per item, for [`cluster_labels`][holdout.logs.cluster_labels]), each one entry
+    per column; ``configs``: each row's run configuration
+    ([`config_differences`][holdout.logs.config_differences] lists what differs within a model)."""
 
     item_ids: tuple[str, ...] = ()
     runs: pd.DataFrame = field(default_factory=pd.DataFrame)
     notes: tuple[str, ...] = ()
     item_dates: np.ndarray | None = None
+    answers: np.ndarray | None = None
+    keys: tuple[str | None, ...] | None = None
+    item_text: tuple[str | None, ...] | None = None
+    item_fields: dict[str, tuple[str | None, ...]] | None = None
+    configs: tuple[dict[str, object], ...] = ()
 
     @property
     def fingerprint(self) -> str:
@@ -57,6 +71,22 @@ def _one_task(runs: Sequence[RunScores]) -> str:
         listed = ", ".join(f"{t} ({k} run{'s' * (k > 1)}, e.g. {first[t]})" for t, k in sorted(tasks.items()))
         raise LogError(f"runs of {len(tasks)} tasks: {listed}; choose one with --task")
     return next(iter(tasks))
+
+
+def _one_reading(runs: Sequence[RunScores], task: str) -> None:
+    """Refuse runs of one task read with different metrics or filters (not one matrix)."""
+    readings = Counter((r.metric, r.filter) for r in runs)
+    if len(readings) < 2:
+        return
+    first = {(r.metric, r.filter): r.source for r in reversed(runs)}
+    listed = ", ".join(
+        f"{m}{'' if f in (None, 'none') else f' / filter {f}'} ({k} run{'s' * (k > 1)}, e.g. {first[(m, f)]})"
+        for (m, f), k in sorted(readings.items(), key=str)
+    )
+    option = "--metric" if len({m for m, _ in readings}) > 1 else "--filter"
+    raise LogError(
+        f"runs of {task} read with {len(readings)} different metrics or filters: {listed}; choose one with {option}"
+    )
 
 
 def _same_bytes(a: str, b: str) -> bool:
@@ -99,8 +129,8 @@ def _common_items(runs: Sequence[RunScores], names: list[str], strict: bool) -> 
             f"{names[k]} ({len(r.item_ids) - len(common)})" for k, r in enumerate(runs) if len(r.item_ids) > len(common)
         ]
         text = (
-            f"{len(dropped)} items not scored in every run (first: {', '.join(dropped[:5])}; runs with "
-            f"extra items: {', '.join(short[:5])})"
+            f"{len(dropped)} items not scored in every run (first: {', '.join(map(clean_name, dropped[:5]))}; "
+            f"runs with extra items: {', '.join(short[:5])})"
         )
         if strict:
             raise LogError(f"{text}: --strict refuses to drop them")
@@ -113,6 +143,7 @@ def align_runs(runs: Sequence[RunScores], strict: bool = False, model_names: Seq
     if not runs:
         raise LogError("no runs to align")
     task = _one_task(runs)
+    _one_reading(runs, task)
     names, notes = _names(runs)
     if model_names is not None:
         if len(model_names) != len(runs):
@@ -145,7 +176,23 @@ def align_runs(runs: Sequence[RunScores], strict: bool = False, model_names: Seq
             "items": [len(r.item_ids) for r in runs],
             "accuracy": values.mean(axis=1),
             "source": [r.source for r in runs],
+            "config": [config_text(r.config) for r in runs],
         }
     )
+    extra, key_notes = align_fields(runs, items)
     own = [n for r in runs for n in r.notes]
-    return LogMatrix(c.model_names, c.values, c.samples, tuple(items), table, tuple(own + notes + dropped), item_dates)
+    all_notes = tuple(own + notes + dropped + key_notes)
+    m = LogMatrix(c.model_names, c.values, c.samples, tuple(items), table, all_notes, item_dates, **extra)
+    return _with_drift(m)
+
+
+def _with_drift(m: LogMatrix) -> LogMatrix:
+    """The matrix with ``config_differs`` per run in ``runs`` and a note per model whose runs differ."""
+    diff = config_differences(m)
+    by_model = diff.groupby("model", sort=False)["key"].apply(list).to_dict() if len(diff) else {}
+    table = m.runs.assign(config_differs=["; ".join(by_model.get(model, [])) for model in m.runs["model"]])
+    notes = [
+        f"runs of {model} differ in configuration: {', '.join(keys[:6])}{' ...' * (len(keys) > 6)} (see logs.csv)"
+        for model, keys in by_model.items()
+    ]
+    return replace(m, runs=table, notes=(*m.notes, *notes))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,11 @@ __all__ = [
     "check_scores",
     "check_unique",
     "choose",
+    "clean_name",
+    "score_value",
+    "normalise_text",
+    "scalar_fields",
+    "fields_of",
     "first_line",
     "jsonl_rows",
     "load_json",
@@ -59,7 +64,19 @@ class RunScores:
     pass rate over ``samples`` samples, epochs or trials). ``date``: when the run was made (ISO
     text, None where the file does not say); ``item_dates``: each item's release date
     (``datetime64[D]``, LiveCodeBench's contest dates) or None; ``notes``: what the reader saw and
-    the report should say (a cancelled run, items without a score ...)."""
+    the report should say (a cancelled run, items without a score ...).
+
+    Optional, None where the format records none (each reader's docstring names the field it reads),
+    each aligned with ``item_ids``: ``answers``, the model's chosen answer per item as text (None for
+    an item without one); ``keys``, the answer key per item; ``item_text``, the question and choices
+    lowercased with whitespace collapsed ([`normalise_text`][holdout.logs.base.normalise_text]);
+    ``item_fields``, field name -> one short scalar value (as text) per item, for clustering.
+    ``config``: what the file says about the run's configuration (task version or hash, few-shot
+    count, generation settings, harness version ...), flat keys, JSON-able values.
+
+    Control characters (ANSI escapes included) in the model, task, metric and filter names are
+    removed or escaped here ([`clean_name`][holdout.logs.base.clean_name]), so that no name read from
+    a file can drive a terminal."""
 
     model: str
     task: str
@@ -73,6 +90,17 @@ class RunScores:
     samples: int | None = None
     item_dates: np.ndarray | None = None
     notes: tuple[str, ...] = ()
+    answers: tuple[str | None, ...] | None = None
+    keys: tuple[str | None, ...] | None = None
+    item_text: tuple[str | None, ...] | None = None
+    item_fields: dict[str, tuple[str | None, ...]] | None = None
+    config: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("model", "task", "metric", "filter"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, clean_name(value))
 
     def rows(self) -> pd.DataFrame:
         """The run as (model, task, metric, filter, item, score) rows."""
@@ -87,6 +115,90 @@ class RunScores:
                 "score": self.scores,
             }
         )
+
+
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean_name(text: str) -> str:
+    """``text`` without ANSI escape sequences, other control characters written as ``\\xNN``
+    (printable text, ``$`` included, is kept as it is)."""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", _ANSI.sub("", text))
+
+
+def normalise_text(*parts: object) -> str | None:
+    """Question and choices as one comparable text: lowercased, whitespace collapsed, parts joined
+    by `` | ``; None when no part is text."""
+    out = []
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, (list, tuple)):
+            out.extend(str(x) for x in p if isinstance(x, (str, int, float)))
+    text = " | ".join(" ".join(t.lower().split()) for t in out if t.strip())
+    return text or None
+
+
+#: longest scalar text kept as a clustering field (longer ones are item text, not a group label)
+FIELD_MAX_CHARS = 100
+
+
+def scalar_fields(record: object, too_long: set[str] | None = None) -> dict[str, str]:
+    """The short scalar values of a mapping (str, int, float, bool; at most ``FIELD_MAX_CHARS``
+    characters), as text: the fields an item can be clustered by. The names of longer text values
+    are added to ``too_long`` (a field long for one item is text, not a group label, for all)."""
+    if not isinstance(record, dict):
+        return {}
+    out = {}
+    for k, v in record.items():
+        if isinstance(v, str) and len(v) > FIELD_MAX_CHARS:
+            if too_long is not None:
+                too_long.add(str(k))
+        elif isinstance(v, (str, int, float, bool)):
+            out[str(k)] = str(v)
+    return out
+
+
+def fields_of(
+    records: Sequence[dict[str, str]], too_long: set[str] = frozenset()
+) -> dict[str, tuple[str | None, ...]] | None:
+    """Per-item field dicts as field name -> one value per item (None where an item lacks it),
+    less the fields in ``too_long``; None when there is no field."""
+    names = [k for k in dict.fromkeys(k for r in records for k in r) if k not in too_long]
+    return {k: tuple(r.get(k) for r in records) for k in names} or None
+
+
+#: spellings of a correct / incorrect / partial outcome (lowercased): Inspect's letters C, I, P, N,
+#: and the words harnesses and hand-written converters use
+_TRUE = frozenset({"c", "correct", "yes", "true", "pass", "passed", "1"})
+_FALSE = frozenset({"i", "incorrect", "no", "false", "fail", "failed", "n", "noanswer", "0"})
+_PARTIAL = frozenset({"p", "partial"})
+
+
+def score_value(value: object, what: str) -> float:
+    """One per-item score as a float: numbers and bools as they are; text ``C``/``correct``/``yes``/
+    ``true``/``pass`` as 1, ``I``/``incorrect``/``no``/``false``/``fail``/``N`` as 0, ``P``/``partial``
+    as 0.5, a number written as text as that number (any case, spaces ignored). Anything else is a
+    LogError naming ``what`` (file and item): never read as 0."""
+    if isinstance(value, (bool, int, float)) and not isinstance(value, complex):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _TRUE:
+            return 1.0
+        if text in _FALSE:
+            return 0.0
+        if text in _PARTIAL:
+            return 0.5
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    raise LogError(f"{what} is {shown}, not a score (a number, true/false, or C/I/P/N, correct/incorrect)")
 
 
 def natural_key(item: str) -> tuple[object, ...]:
@@ -171,8 +283,14 @@ def jsonl_rows(path: Path, is_row: Callable[[object], bool], what: str) -> Itera
                 continue
             try:
                 row = json.loads(line)
+            except UnicodeDecodeError as exc:
+                raise LogError(
+                    f"{path}: line {number} is not UTF-8 (byte 0x{line[exc.start]:02x} at column {exc.start + 1}); "
+                    "re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)"
+                ) from None
             except ValueError as exc:
-                raise LogError(f"{path}: line {number} is not JSON ({exc.msg}); is the file cut short?") from None
+                msg = getattr(exc, "msg", str(exc))
+                raise LogError(f"{path}: line {number} is not JSON ({msg}); is the file cut short?") from None
             if not is_row(row):
                 raise LogError(f"{path}: line {number} is not {what}")
             yield row

@@ -6,6 +6,8 @@ default, EvalPlus's headline) needs ``base_status`` and ``plus_status`` both "pa
 tests are not repeated in the plus set, so a sample can fail base and pass plus); ``base`` needs
 ``base_status`` "pass". The model name is the file name without the backend, temperature and
 suffixes, ``--`` read as ``/``; the task is the dataset named by the task ids (HumanEval, Mbpp).
+No answers, keys or item fields (the samples are programs graded by tests); ``config``: the
+dataset ``hash``, and the backend and temperature from the file name.
 """
 
 from __future__ import annotations
@@ -30,6 +32,17 @@ def _model(path: Path) -> str:
     return stem.replace("--", "/")
 
 
+_RUN = re.compile(r"_(?P<backend>[A-Za-z]+)_temp_(?P<temperature>[0-9.]+)")
+
+
+def _config(path: Path, data: dict) -> dict[str, object]:
+    out: dict[str, object] = {"hash": data["hash"]} if data.get("hash") else {}
+    m = _RUN.search(path.name)
+    if m:
+        out |= {"backend": m.group("backend"), "temperature": float(m.group("temperature"))}
+    return out
+
+
 def read_evalplus(path: str | Path, select: Selection = ANY) -> list[RunScores]:
     """One EvalPlus run (pass rates per task; ``select.metric``: plus or base)."""
     path = Path(path)
@@ -49,6 +62,13 @@ def read_evalplus(path: str | Path, select: Selection = ANY) -> list[RunScores]:
         samples = ev[tid]
         if not isinstance(samples, list) or not samples:
             raise LogError(f"{path}: task {tid!r} has no samples")
+        for j, sample in enumerate(samples):
+            missing = [k for k in keys if not isinstance(sample, dict) or k not in sample]
+            if missing:
+                raise LogError(
+                    f"{path}: sample {j} of task {tid!r} has no {missing[0]} (not evaluated?)"
+                    f"{'; --metric base reads base_status only' if missing == ['plus_status'] else ''}"
+                )
         values.append(sum(all(s.get(k) == "pass" for k in keys) for s in samples) / len(samples))
         sizes.add(len(samples))
     scores = check_scores(values, ids, f"{metric} pass rate", path)
@@ -66,5 +86,6 @@ def read_evalplus(path: str | Path, select: Selection = ANY) -> list[RunScores]:
             "evalplus",
             date,
             samples=m if m and m > 1 else None,
+            config=_config(path, data),
         )
     ]

@@ -5,10 +5,17 @@ A JSON list with one object per problem, as ``lcb_runner`` writes it: ``question
 ``graded_list`` (one bool per sample) with ``pass@1`` = its mean. An item's score is the fraction of
 its graded samples that pass (a pass rate over n samples); its contest date is kept, for the
 contamination lens. The model is the folder name; the task is the file name less ``_eval_all``.
+A graded value may be a bool, 0/1 or the text ``"True"``/``"False"`` (read by
+[`score_value`][holdout.logs.base.score_value]); anything else is refused, never counted as a pass.
+
+Fields read for the item lenses: no answers or keys (the samples are programs graded by tests);
+``item_fields``: ``platform``, ``difficulty``, ``contest_id``; ``config``: the scenario, the number of
+samples and the temperature, from the file name ``<scenario>_<n>_<temperature>_eval_all.json``.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -23,9 +30,29 @@ from holdout.logs.base import (
     choose,
     load_json,
     no_filter,
+    score_value,
 )
 
 __all__ = ["read_livecodebench"]
+
+_FIELDS = ("platform", "difficulty", "contest_id")
+_RUN = re.compile(r"^(?P<scenario>.+?)_(?P<n>\d+)_(?P<temperature>[0-9.]+)$")
+
+
+def _graded(p: dict, path: Path) -> float:
+    """The pass rate of one problem's graded samples (bools, 0/1 or "True"/"False")."""
+    what = f"{path}: graded_list of problem {p['question_id']!r}"
+    values = [score_value(g, what) for g in p["graded_list"]]
+    if any(v not in (0.0, 1.0) for v in values):
+        raise LogError(f"{what} holds {p['graded_list'][:3]!r}..., not pass/fail values")
+    return sum(values) / len(values)
+
+
+def _config(task: str) -> dict[str, object]:
+    m = _RUN.match(task)
+    if m is None:
+        return {}
+    return {"scenario": m.group("scenario"), "n": int(m.group("n")), "temperature": float(m.group("temperature"))}
 
 
 def _problems(path: Path) -> list[dict]:
@@ -51,7 +78,7 @@ def read_livecodebench(path: str | Path, select: Selection = ANY) -> list[RunSco
     problems = _problems(path)
     ids = [str(p["question_id"]) for p in problems]
     check_unique(ids, path)
-    values = [sum(bool(g) for g in p["graded_list"]) / len(p["graded_list"]) for p in problems]
+    values = [_graded(p, path) for p in problems]
     scores = check_scores(values, ids, "pass rate", path)
     try:
         dates = np.array([str(p.get("contest_date"))[:10] for p in problems], dtype="datetime64[D]")
@@ -74,5 +101,7 @@ def read_livecodebench(path: str | Path, select: Selection = ANY) -> list[RunSco
             samples=m if m and m > 1 else None,
             item_dates=dates,
             notes=notes if off else (),
+            item_fields={f: tuple(None if p.get(f) is None else str(p[f]) for p in problems) for f in _FIELDS} or None,
+            config=_config(task),
         )
     ]
