@@ -43,7 +43,7 @@ PATH_OPTIONS = frozenset(
     | {"reference_correctness", "families", "rvw_description", "clusters"}
 )
 #: options the site sets itself
-SITE_OWNED = frozenset({"out", "force", "correctness", "logs", "accuracies", "adaptive"})
+SITE_OWNED = frozenset({"out", "force", "correctness", "logs", "accuracies", "adaptive", "help"})
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,79}$")
 RESERVED = frozenset({"index", "inputs", "logs", "site", "models", "benchmarks", "audit_logs"})
 TOP_KEYS = frozenset({"title", "root", "options", "aliases", "benchmarks"})
