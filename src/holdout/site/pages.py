@@ -159,13 +159,16 @@ def benchmark_page(r: BenchmarkResult, folder: Path, shared: set[str], aliases: 
         f"<p>K = {fmt_int(r.k)} models, n = {esc(r.n)} items ({esc(r.kind)} input). Best: <b>{esc(r.best_model)}</b> "
     )
     head += f"({r.best_accuracy:.2f}%).</p>"
-    body = [head, _legend(), "<h2>What the audit says</h2>", _verdicts(summary)]
+    body = [head, _legend()]
     if r.ranked:
         ranks = pd.read_csv(folder / "ranks.csv", dtype={"model": str})
         pairs = pd.read_csv(folder / "pairs.csv", dtype={"model_a": str, "model_b": str})
         top = f"Top tie group: {r.top_tie_group} model(s) {_label('top_tie_group')}"
         adjacent = f"{r.adjacent_resolved} of {r.adjacent_pairs} {_label('adjacent_resolved')}"
-        body.append(f"<p>{top}; adjacent pairs resolved: {adjacent}.</p>")
+        vouch = ""
+        if r.vouched_union is not None:
+            vouch = f"; models vouched for at eps = {r.eps:g}: {r.vouched_union} {_label('vouched_union')}"
+        body.append(f"<p>{top}; adjacent pairs resolved: {adjacent}{vouch}.</p>")
         body += ["<h2>Ranking</h2>", figure(folder / "rank_intervals.png", f"{r.title}: simultaneous rank intervals")]
         body += [_ranking(ranks, r.name, shared, aliases), "<h2>Paired significance of the top models</h2>"]
         body.append(_top_pairs(ranks, pairs, r.name, r.alpha))
@@ -183,7 +186,7 @@ def benchmark_page(r: BenchmarkResult, folder: Path, shared: set[str], aliases: 
             Column("p, Holm", "er_p_holm", "float"),
         ]  # fmt: skip
         body.append(table(f"The {len(models)} models", cols, models, f"{r.name}/models.csv"))
-    body.append(_files(folder, r.name))
+    body += ["<h2>What the audit says</h2>", _verdicts(summary), _files(folder, r.name)]
     return page(r.title, "\n".join(body), nav)
 
 
