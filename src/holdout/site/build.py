@@ -116,7 +116,9 @@ def _replace(tmp: Path, out: Path) -> None:
 
 
 def build_site(spec: SiteSpec, out: str | Path, workers: int = 1, progress: Callable[[str], None] = print) -> Site:
-    """Build the site of ``spec`` into ``out`` (atomically); raises [SiteError][] with one line."""
+    """Build the site of ``spec`` into ``out`` (atomically).
+
+    Raises [`SiteError`][holdout.site.build.SiteError] (one line) when an input or an audit fails."""
     out = Path(out)
     check_out(out)
     start = time.perf_counter()

@@ -56,7 +56,7 @@ class SpecError(ValueError):
 @dataclass(frozen=True)
 class Benchmark:
     """One benchmark: its ``name`` (folder and page name), ``title``, input ``kind`` (one of
-    [AUDIT_KINDS][] or [SOURCE_KINDS][]), ``inputs`` (files, or for a source its named files and
+    ``AUDIT_KINDS`` or ``SOURCE_KINDS``), ``inputs`` (files, or for a source its named files and
     settings) and the audit ``options`` (long name -> value, file values resolved)."""
 
     name: str
@@ -239,8 +239,8 @@ def _folder_spec(folder: Path) -> SiteSpec:
 
 
 def load_spec(spec: str | Path, root: str | None = None) -> SiteSpec:
-    """The [SiteSpec][] of a YAML file or a folder; ``root`` overrides the YAML's ``root``.
-    Raises [SpecError][] naming the file and the key."""
+    """The [`SiteSpec`][holdout.site.spec.SiteSpec] of a YAML file or a folder; ``root`` overrides the
+    YAML's ``root``. Raises [`SpecError`][holdout.site.spec.SpecError] naming the file and the key."""
     path = Path(spec)
     if path.is_dir():
         return _folder_spec(path)
