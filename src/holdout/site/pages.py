@@ -68,6 +68,22 @@ def _bounds_missing(r: BenchmarkResult) -> dict:
     return {f"{k}_missing": why for k in ("eps", "union", "nb", "eps_all")}
 
 
+def _glance(r: BenchmarkResult) -> str:
+    """One line per benchmark (what a phone shows before the wide table)."""
+    link = f'<a href="{benchmark_href(r.name)}">{esc(r.title)}</a>'
+    parts = [f"{fmt_int(r.k)} models, n = {esc(r.n)}"]
+    if r.ranked:
+        parts.append(f"top tie group {r.top_tie_group} {_label('top_tie_group')}")
+        parts.append(
+            f"{r.adjacent_resolved} of {r.adjacent_pairs} adjacent pairs resolved {_label('adjacent_resolved')}"
+        )
+        if r.vouched_union is not None:
+            parts.append(f"vouches for {r.vouched_union} at eps = {r.eps:g} {_label('vouched_union')}")
+    if r.contamination:
+        parts.append(f"{esc(r.contamination)} {_label('contamination')}")
+    return f"<li>{link}: {'; '.join(parts)}</li>"
+
+
 def index_page(title: str, results: list[BenchmarkResult], shared: pd.DataFrame, source: str) -> str:
     """``index.html``: one row per benchmark, then the models seen on several benchmarks."""
     cols = [
@@ -89,6 +105,7 @@ def index_page(title: str, results: list[BenchmarkResult], shared: pd.DataFrame,
         "for m models at eps when all m test accuracies are within eps of their population accuracies with "
         "probability 1 - delta (Mania et al. 2019).</p>",
         _legend(),
+        '<ul class="glance">' + "".join(_glance(r) for r in results) + "</ul>",
         table("Benchmarks side by side", cols, [_index_row(r) for r in results], "index.csv"),
     ]
     body.append("<h2>Models on several benchmarks</h2>")
