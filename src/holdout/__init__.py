@@ -39,7 +39,6 @@ Inputs, outputs and plumbing
 - ``holdout.tables``       one table writer (CSV + Markdown) and the number formats of the papers.
 - ``holdout.runlog``       logging and timing helpers for the workflow scripts.
 - ``holdout.docs_schema``  the documentation site's configuration page, generated from config/schema.yaml.
-- ``holdout.commands``     the command line, one module per command with ``main(argv) -> int``.
 """
 
 __version__ = "0.1.0"

@@ -1,5 +1,6 @@
-"""``holdout site SPEC --out DIR``: audit many benchmarks with ``holdout audit`` and publish them side
-by side as a static site (index, one page per benchmark and per shared model, every number as CSV)."""
+"""``holdout site SPEC --out DIR`` (also ``python -m holdout.site.cli``): audit many benchmarks with
+``holdout audit`` and publish them side by side as a static site (index, one page per benchmark and
+per shared model, every number as CSV)."""
 
 from __future__ import annotations
 

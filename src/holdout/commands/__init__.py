@@ -1,1 +1,0 @@
-"""The ``holdout`` command line: one module per command, each with ``main(argv) -> int``."""
