@@ -64,7 +64,7 @@ def _bounds_missing(r: BenchmarkResult) -> dict:
     """Why the bounds' cells are empty, from the audit's note (e.g. identical models)."""
     if not r.ranked or r.vouched_union is not None:
         return {}
-    why = "n/a (" + r.why.split(": ", 1)[-1].split(" because ")[-1].split(":")[0].rstrip(".") + ")"
+    why = "n/a (identical mistakes)" if "identical" in r.why else "n/a (no bounds)"
     return {f"{k}_missing": why for k in ("eps", "union", "nb", "eps_all")}
 
 
