@@ -123,3 +123,13 @@ def test_stats_depends_on_no_study(graph):
     stats = [m for m in graph if m.startswith("holdout.stats")]
     bad = [f"{m} -> {t}" for m in stats for t in graph[m] if t.split(".")[1] in STUDIES]
     assert not bad, bad
+
+
+def test_config_checks_import_no_study(graph):
+    """holdout.config (run at every workflow start) and its per-study checkers import only their own
+    modules, holdout.stats and holdout.data.names: never a study package, which loads pandas or scipy."""
+    allowed = ("holdout.config", "holdout.stats", "holdout.data.names")
+    config = [m for m in graph if m == "holdout.config" or m.startswith("holdout.config.")]
+    assert "holdout.config.leaderboards" in config, config
+    bad = [f"{m} -> {t}" for m in config for t in graph[m] if not t.startswith(allowed)]
+    assert not bad, bad

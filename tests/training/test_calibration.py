@@ -127,6 +127,63 @@ def test_bad_calibration_file_is_one_line(tmp_path, monkeypatch, capsys):
     assert err.count("\n") == 1 and str(bad) in err
 
 
+_KEY = "ResNet-preact-20 (basic, 16 ch) | batch 128 | views 1 | 32 px"
+
+
+def _bad_cells(case: str) -> dict:
+    data = _calibration({_KEY: 0.02, _KEY.replace("batch 128", "batch 64"): 0.015})
+    cell = data["cells"][_KEY]
+    if case == "all negative":
+        for c in data["cells"].values():
+            c["timings"][0]["seconds_per_step"] *= -1
+    elif case == "one zero":
+        cell["timings"][0]["seconds_per_step"] = 0.0
+    elif case == "text":
+        cell["timings"][0]["seconds_per_step"] = "fast"
+    elif case == "no timings":
+        del cell["timings"]
+    elif case == "cell as a list":
+        data["cells"][_KEY] = [0.02]
+    elif case == "key":
+        data["cells"] = {"ResNet-preact-20 | batch 128": cell}
+    elif case == "cells as a list":
+        data["cells"] = list(data["cells"].values())
+    return data
+
+
+@pytest.mark.parametrize(
+    ("case", "says"),
+    [
+        ("all negative", f"cell '{_KEY}': timings[0].seconds_per_step is -0.02, not a number of seconds > 0"),
+        ("one zero", f"cell '{_KEY}': timings[0].seconds_per_step is 0.0"),
+        ("text", "seconds_per_step is 'fast'"),
+        ("no timings", f"cell '{_KEY}': no 'timings' list"),
+        ("cell as a list", f"cell '{_KEY}': a list, not a mapping"),
+        ("key", "cell 'ResNet-preact-20 | batch 128': the key is not"),
+        ("cells as a list", "'cells' is a list, not a mapping"),
+    ],
+)
+def test_bad_calibration_cell_is_one_line_naming_file_and_cell(tmp_path, case, says):
+    """A cell whose step time is not a number > 0 (all negative gave "0.0 GPU-hours"; one bad cell was
+    silently replaced by a neighbour's time) or that is malformed (a traceback) is an error naming the
+    file and the cell."""
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(_bad_cells(case)))
+    with pytest.raises(ValueError) as err:
+        load_calibration(path)
+    message = str(err.value)
+    assert message.startswith(f"calibration file {path}: ") and says in message and "\n" not in message, message
+
+
+def test_plan_with_negative_step_times_exits_2_with_one_line(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(_bad_cells("all negative")))
+    monkeypatch.chdir(REPO)
+    assert audit_main(["plan", "--configfile", "config/gpu.yaml", "--calibration", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and str(path) in captured.err and "GPU-hours" not in captured.out
+
+
 def test_time_cell_on_the_cpu_reports_positive_times():
     model, train = ResNetPreactConfig(depth=8, base_channels=4), TrainConfig(batch_size=8)
     cell = Cell(key="tiny", model=model.to_dict(), train=train.to_dict(), batch_size=8, views=1, image_size=32)

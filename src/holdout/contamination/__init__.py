@@ -11,6 +11,8 @@
   2022), new-set accuracy from unlabeled new-set predictions.
 - [`holdout.contamination.anchors`][holdout.contamination.anchors]: GSM1k, MMLU-CF, ObsScaling and
   MathArena read as published, recomputed, and what is off in their files.
+- [`holdout.contamination.outputs`][holdout.contamination.outputs]: each anchor's table, figure
+  and numbers, as the workflow writes them.
 - [`holdout.contamination.plots`][holdout.contamination.plots]: the study's figures.
 
 Reference-benchmark lens

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 
@@ -15,12 +16,15 @@ import numpy as np
 import pandas as pd
 
 from holdout.leaderboards.dates import Contamination
-from holdout.leaderboards.fits import AccuracyTableAudit
+from holdout.leaderboards.fits import AccuracyTableAudit, accuracy_table_audit
 from holdout.leaderboards.lenses import CorrectnessLenses
 from holdout.leaderboards.plots import plot_contamination, plot_effective_robustness, plot_fits
+from holdout.leaderboards.sources import pair_table, split_off_size, timm_architecture, timm_in1k_only
 from holdout.plotting import save_figure
 from holdout.similarity.plots import plot_pair_similarities
 from holdout.stats import LinearFit, linear_fit
+from holdout.tables import markdown_table
+from holdout.tables import write_table as write_csv_md
 
 __all__ = [
     "TABLE_FILES",
@@ -29,9 +33,12 @@ __all__ = [
     "fit_dict",
     "fits_table",
     "lenses_summary",
+    "pair_audit",
     "table_summary",
     "write_contamination",
+    "write_fits_table",
     "write_lenses",
+    "write_pair",
     "write_table",
 ]
 
@@ -163,6 +170,48 @@ def write_table(
     return summary
 
 
+def pair_audit(
+    pair: Mapping[str, object], files: Mapping[str, str | Path], alpha: float, band_level: float
+) -> tuple[AccuracyTableAudit, pd.DataFrame, list[str]]:
+    """The accuracy-table audit of one ``leaderboards.pairs`` entry on its source's files: the audit, the
+    table it ran on and the models left out. EvalPlus values of another version of the set (not k / n
+    at the configured sizes) are left out and named; timm pairs are clustered by architecture and may
+    take the ImageNet-1k-only models as the baseline (``baseline: in1k_only``)."""
+    t = pair_table(pair["source"], files, pair["original"], pair["new"])
+    excluded: list[str] = []
+    if pair["source"] == "evalplus":
+        t, excluded = split_off_size(t, [pair["original"], pair["new"]], [pair["n_original"], pair["n_new"]])
+    audit = accuracy_table_audit(
+        t["model"],
+        t[pair["original"]],
+        t[pair["new"]],
+        pair["n_original"],
+        pair["n_new"],
+        alpha,
+        band_level,
+        baseline=timm_in1k_only(t["model"]) if pair.get("baseline") == "in1k_only" else None,
+        paired=bool(pair.get("paired", False)),
+        clusters=timm_architecture(t["model"]) if pair["source"] == "timm" else None,
+    )
+    return audit, t, excluded
+
+
+def write_pair(
+    name: str,
+    pair: Mapping[str, object],
+    files: Mapping[str, str | Path],
+    out: str | Path,
+    alpha: float,
+    band_level: float,
+) -> dict[str, object]:
+    """[`pair_audit`][holdout.leaderboards.outputs.pair_audit], its files written by
+    [`write_table`][holdout.leaderboards.outputs.write_table] into ``out``; return the summary."""
+    audit, t, excluded = pair_audit(pair, files, alpha, band_level)
+    title = f"{name} ({len(t)} models)"
+    info = {"name": name, "source": pair["source"], "excluded_off_size": excluded}
+    return write_table(audit, out, title, pair["original"], pair["new"], **info)
+
+
 def contamination_summary(result: Contamination) -> dict[str, object]:
     """The split, item counts, the line (linear_fit), the models significantly below it (a heuristic
     test, consistent with contamination), the excluded models and the test's reach."""
@@ -274,3 +323,14 @@ def fits_table(summaries: list[str | Path], imagenetv2: list[str | Path] = ()) -
             fit = r | {"n_models": r["n"]}
             rows.append(_fit_row(f"imagenetv2 study ({r['models']})", "linear (%)", fit, original="val", new="v2-mf"))
     return pd.DataFrame(rows)
+
+
+def write_fits_table(
+    summaries: list[str | Path], imagenetv2: list[str | Path], csv: str | Path, md: str | Path
+) -> pd.DataFrame:
+    """[`fits_table`][holdout.leaderboards.outputs.fits_table] as CSV and Markdown (4 decimals, blanks
+    for missing values); return the table."""
+    table = fits_table(summaries, imagenetv2)
+    text = markdown_table(table.round(4).astype(object).where(table.notna(), ""))
+    write_csv_md(table, csv, md, markdown_text=text)
+    return table

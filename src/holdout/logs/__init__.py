@@ -6,17 +6,17 @@ task, the metric and filter it read, and one score in [0, 1] per item id;
 [`LogMatrix`][holdout.logs.LogMatrix] (a [`CorrectnessMatrix`][holdout.leaderboards.CorrectnessMatrix]
 with item ids), the leaderboard format every correctness lens of the audit reads.
 
-Formats (one module each)
--------------------------
-- [`read_lmeval`][holdout.logs.read_lmeval]          lm-evaluation-harness ``samples_<task>_<time>.jsonl``
+Formats (one module each; each reader also sits in ``FORMATS`` and is importable from here)
+-------------------------------------------------------------------------------------
+- [`read_lmeval`][holdout.logs.lmeval.read_lmeval]          lm-evaluation-harness ``samples_<task>_<time>.jsonl``
   (streamed; one row per doc_id and filter).
-- [`read_inspect`][holdout.logs.read_inspect]         Inspect AI ``.eval`` / ``.json`` logs (optional extra
+- [`read_inspect`][holdout.logs.inspect_log.read_inspect]         Inspect AI ``.eval`` / ``.json`` logs (optional extra
   ``logs``: ``inspect_ai``).
-- [`read_helm`][holdout.logs.read_helm]            HELM ``per_instance_stats.json`` + ``run_spec.json``.
-- [`read_eee`][holdout.logs.read_eee]             Every Eval Ever instance-level JSONL.
-- [`read_evalplus`][holdout.logs.read_evalplus]        EvalPlus ``eval_results.json`` (plus / base pass rates).
-- [`read_livecodebench`][holdout.logs.read_livecodebench]   LiveCodeBench ``*_eval_all.json`` (pass rates, contest
-  dates).
+- [`read_helm`][holdout.logs.helm.read_helm]            HELM ``per_instance_stats.json`` + ``run_spec.json``.
+- [`read_eee`][holdout.logs.eee.read_eee]             Every Eval Ever instance-level JSONL.
+- [`read_evalplus`][holdout.logs.evalplus.read_evalplus]        EvalPlus ``eval_results.json`` (plus / base pass rates).
+- [`read_livecodebench`][holdout.logs.livecodebench.read_livecodebench]   LiveCodeBench ``*_eval_all.json``
+  (pass rates, contest dates).
 
 Finding and aligning runs
 -------------------------
@@ -42,13 +42,13 @@ from pathlib import Path
 from holdout.logs.align import LogMatrix, align_runs
 from holdout.logs.base import LogError, RunScores, Selection
 from holdout.logs.detect import FORMATS, detect_format, read_runs
-from holdout.logs.eee import read_eee
-from holdout.logs.evalplus import read_evalplus
+from holdout.logs.eee import read_eee as read_eee  # re-exported
+from holdout.logs.evalplus import read_evalplus as read_evalplus  # re-exported
 from holdout.logs.fields import cluster_labels, config_differences
-from holdout.logs.helm import read_helm
-from holdout.logs.inspect_log import read_inspect
-from holdout.logs.livecodebench import read_livecodebench
-from holdout.logs.lmeval import read_lmeval
+from holdout.logs.helm import read_helm as read_helm  # re-exported
+from holdout.logs.inspect_log import read_inspect as read_inspect  # re-exported
+from holdout.logs.livecodebench import read_livecodebench as read_livecodebench  # re-exported
+from holdout.logs.lmeval import read_lmeval as read_lmeval  # re-exported
 
 __all__ = [
     "FORMATS",
@@ -60,12 +60,6 @@ __all__ = [
     "cluster_labels",
     "config_differences",
     "detect_format",
-    "read_eee",
-    "read_evalplus",
-    "read_helm",
-    "read_inspect",
-    "read_livecodebench",
-    "read_lmeval",
     "read_logs",
     "read_runs",
 ]

@@ -135,7 +135,40 @@ def load_calibration(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"calibration file {p}: unreadable ({exc}); pass the JSON that `measure` wrote") from exc
     if not isinstance(data, dict) or data.get("format") != CALIBRATION_FORMAT or not data.get("cells"):
         raise ValueError(f"calibration file {p}: not a {CALIBRATION_FORMAT} file with timed cells")
+    if not isinstance(data["cells"], dict):
+        raise ValueError(
+            f"calibration file {p}: 'cells' is a {type(data['cells']).__name__}, not a mapping of cell keys to "
+            "timings; pass the JSON that `measure` wrote"
+        )
+    for key, cell in data["cells"].items():
+        problem = _cell_problem(key, cell)
+        if problem:
+            raise ValueError(f"calibration file {p}: cell {key!r}: {problem}; measure it again or remove the cell")
     return data
+
+
+def _cell_problem(key: str, cell: Any) -> str | None:
+    """What is wrong with one cell of a calibration file (its key, its timings), or None. A step time
+    must be a finite number of seconds > 0: a plan would otherwise drop the cell for a neighbour's
+    time, or count a negative time into its hours."""
+    try:
+        _, batch, views, _ = _parse_key(key)
+    except (ValueError, IndexError):
+        batch = views = 0
+    if batch < 1 or views < 1:
+        return "the key is not 'NETWORK | batch B | views V | S px' with B and V >= 1"
+    if not isinstance(cell, Mapping):
+        return f"a {type(cell).__name__}, not a mapping with 'timings'"
+    timings = cell.get("timings")
+    if not isinstance(timings, list) or not timings:
+        return "no 'timings' list"
+    for i, timing in enumerate(timings):
+        if not isinstance(timing, Mapping) or not isinstance(timing.get("compiled"), bool):
+            return f"timings[{i}] is not a mapping with 'compiled': true or false"
+        s = timing.get("seconds_per_step")
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
+            return f"timings[{i}].seconds_per_step is {s!r}, not a number of seconds > 0"
+    return None
 
 
 def _parse_key(key: str) -> tuple[str, int, int, str]:
