@@ -5,6 +5,7 @@ folder layout, whose ranks.csv are the files `holdout audit` writes for the same
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -105,8 +106,9 @@ def test_adjacent_resolved_against_a_direct_count():
 
 
 @pytest.fixture(scope="module")
-def unseen(tmp_path_factory) -> tuple[Path, Path]:
-    """Two benchmarks never seen before, in the documented folder layout, built into a site."""
+def unseen(tmp_path_factory, shared_data) -> tuple[Path, Path]:
+    """Benchmarks never seen before, in the documented folder layout, built into a site: two matrices
+    made up here and a folder of HELM logs (with the options file beside them)."""
     root = tmp_path_factory.mktemp("unseen")
     spec = root / "spec"
     shared = [f"model-{i}" for i in range(8)]
@@ -116,16 +118,19 @@ def unseen(tmp_path_factory) -> tuple[Path, Path]:
     _matrix(spec / "code_gen" / "correctness.csv", [*shared[:5], "M5 alias"], 150, 2, rate=5)
     (spec / "code_gen" / "options.yaml").write_text("samples: 5\neps: 0.1\n")
     (spec / "aliases.csv").write_text("alias,model\nM5 alias,model-5\n")
+    shutil.copytree(shared_data / "evallogs" / "helm_safety_bbq" / "runs", spec / "helm_logs" / "runs")
+    (spec / "helm_logs" / "options.yaml").write_text("eps: 0.1\n")
     assert main([str(spec), "--out", str(root / "site")]) == 0
     return spec, root / "site"
 
 
-@pytest.mark.slow  # two small audits and the pages: about 10 s
+@pytest.mark.slow  # three small audits and the pages: about 15 s
 def test_unseen_benchmarks_build(unseen):
     spec, site = unseen
     meta = json.loads((site / "site.json").read_text())
-    assert [b["name"] for b in meta["benchmarks"]] == ["code_gen", "quiz_2031"]
-    assert [b["k"] for b in meta["benchmarks"]] == [6, 9]
+    assert [b["name"] for b in meta["benchmarks"]] == ["code_gen", "helm_logs", "quiz_2031"]
+    assert [b["k"] for b in meta["benchmarks"]] == [6, 9, 9]
+    assert [b["kind"] for b in meta["benchmarks"]] == ["correctness", "logs", "correctness"]
     for page in ["index.html", "bench-code_gen.html", "bench-quiz_2031.html", "model-model-5.html"]:
         assert (site / page).is_file() and (site / page).stat().st_size < 2_000_000
     models = pd.read_csv(site / "models.csv")
