@@ -131,13 +131,18 @@ def read_benchmark(name: str, title: str, kind: str, folder: Path) -> BenchmarkR
 
 def model_rows(result: BenchmarkResult, folder: Path, aliases: dict[str, str]) -> pd.DataFrame:
     """One row per model of a benchmark: ``model`` (after ``aliases``), its name there, accuracy
-    and, where the audit ranked the models, the rank, its simultaneous interval and tie group."""
+    (``accuracy_on``: the test set it is on; an accuracy table's new set in ``new_accuracy``) and,
+    where the audit ranked the models, the rank, its simultaneous interval and tie group."""
     if result.ranked:
         t = pd.read_csv(folder / "ranks.csv", dtype={"model": str})
         t = t[["model", "accuracy", "rank", "rank_low", "rank_high", "tie_group"]]
+        t.insert(2, "accuracy_on", "every item")
+        t.insert(3, "new_accuracy", np.nan)
     else:
-        t = pd.read_csv(folder / "models.csv", dtype={"model": str})[["model", "orig_accuracy"]]
+        s = json.loads((folder / "summary.json").read_text())
+        t = pd.read_csv(folder / "models.csv", dtype={"model": str})[["model", "orig_accuracy", "new_accuracy"]]
         t = t.rename(columns={"orig_accuracy": "accuracy"})
+        t.insert(2, "accuracy_on", str(s.get("original", "the original set")))
         for col in ("rank", "rank_low", "rank_high", "tie_group"):
             t[col] = pd.array([pd.NA] * len(t), dtype="Int64")
     out = t.rename(columns={"model": "name_on_benchmark"})

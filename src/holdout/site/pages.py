@@ -218,9 +218,14 @@ def model_page(model: str, rows: pd.DataFrame) -> str:
         )
     cols = [
         Column("benchmark", "benchmark", "link"), Column("name there", "name_on_benchmark"),
-        Column("accuracy", "accuracy", "pct"), Column("rank", "rank", "int", "n/a (accuracy table)"),
+        Column("accuracy", "accuracy", "pct"), Column("accuracy on", "accuracy_on"),
+        Column("new set (tables)", "new_accuracy", "pct", "n/a"), Column("rank", "rank", "int", "n/a (accuracy table)"),
         Column("simultaneous rank interval", "interval"), Column("tie group", "tie_group", "int", "n/a (table)"),
         Column("K", "k", "int"),
     ]  # fmt: skip
-    body = table(f"{model} on {len(recs)} benchmarks", cols, recs)
+    note = (
+        '<p class="note">Accuracy on every item of a benchmark with per-item results (its rank interval is '
+        "simultaneous over all its models); on an accuracy table, on its original test set, the new set beside.</p>"
+    )
+    body = note + table(f"{model} on {len(recs)} benchmarks", cols, recs)
     return page(model, body, '<a href="index.html">all benchmarks</a>')
