@@ -101,7 +101,17 @@ def test_index_and_model_pages_in_chromium(site, width, tmp_path):
     shutil.rmtree(tmp_path / "chromium-profile", ignore_errors=True)
 
 
-@pytest.mark.parametrize("name", ["swebench_verified", "helm_bbq", "livecodebench"])
+RANKED = [
+    "livecodebench",
+    "swebench_verified",
+    "evalplus_humaneval_logs",
+    "evalplus_mbpp_logs",
+    "helm_bbq",
+    "lmeval_asdiv",
+]
+
+
+@pytest.mark.parametrize("name", RANKED)
 def test_ranks_are_what_holdout_audit_writes(site, name, tmp_path):
     """The same input given to `holdout audit` directly (the site's audit arguments, another --out)."""
     argv = next(
