@@ -10,7 +10,7 @@ include: "site_helpers.smk"
 rule site_build:
     """The whole site in one job (its audits one after another, or site.jobs at once)."""
     input:
-        spec=SITE["spec"],
+        spec=site_spec(),
     output:
         site=directory(f"{SITE_RESULTS}/shipped"),
         index=report(

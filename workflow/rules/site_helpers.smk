@@ -6,6 +6,15 @@ SITE = config["site"]
 SITE_RESULTS = "results/site"
 
 
+def site_spec():
+    """site.spec: as given when absolute or present in the working directory, else relative to the
+    repository (where config/site.yaml ships)."""
+    p = Path(SITE["spec"])
+    if p.is_absolute() or p.exists():
+        return str(p)
+    return str(REPO / p)
+
+
 def site_root():
     """The folder the SPEC's relative input paths start from: data.mirror (absolute), or None."""
     return DATA_AVAILABILITY.mirror
