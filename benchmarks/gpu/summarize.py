@@ -50,15 +50,32 @@ def _facts(logs: Path) -> dict[str, object]:
     return {}
 
 
+def _throughput(calibration: Path | None) -> list[dict[str, object]]:
+    if calibration is None or not calibration.exists():
+        return []
+    return list(json.loads(calibration.read_text()).get("throughput") or [])
+
+
+def _plan(logs: Path) -> list[str]:
+    """holdout plan's summary lines (the totals and the fused groups)."""
+    path = logs / "plan.log"
+    keys = ("calibrated total", "fused groups", "several jobs", ": ")
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [ln.strip() for ln in lines if ln.startswith("  ") and any(k in ln for k in keys)]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--logs", type=Path, required=True)
+    p.add_argument("--calibration", type=Path, help="the calibration JSON with this run's throughput rows")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     summary = {
         "machine": _facts(args.logs),
         "steps": _steps(args.logs),
         "pytest_gpu": _pytest(args.logs),
+        "throughput": _throughput(args.calibration),
+        "plan": _plan(args.logs),
         "resnet20_epochs": _epochs(args.logs),
     }
     args.out.write_text(json.dumps(summary, indent=1))
@@ -72,6 +89,13 @@ def main(argv: list[str] | None = None) -> int:
         for c in t["cases"]:
             if c["outcome"] in ("failed", "error"):
                 print(f"    {c['outcome']}: {c['test']}")
+    for r in summary["throughput"]:
+        print(
+            f"  {r['mode']:<6} x{r['members']:<3} {r['seconds_per_step'] * 1e3:8.2f} ms/step "
+            f"{r['images_per_s_per_model']:>9,.0f} img/s per model {r['images_per_s']:>9,.0f} together"
+        )
+    for line in summary["plan"]:
+        print(f"  plan: {line}")
     ep = summary["resnet20_epochs"]
     if ep:
         last = ep[-1]

@@ -5,7 +5,8 @@ batch size and learning rate": ResNet-preact-20, batch 128, initial lr 0.1, cosi
 error 8.09% (1 run, GTX 1080 Ti); everything else hysts' defaults (Nesterov momentum 0.9, weight decay
 1e-4, random crop with 4-pixel padding, horizontal flip), which are ``TrainConfig``'s defaults.
 The data is the pack of ``cifar10_pack.py`` (a re-encoding of the mirror's lossy CIFAR-10 rebuild).
-Interrupted (e.g. by a time limit), it keeps its state in ``--state``; the same command resumes it.
+Interrupted (e.g. by a time limit), it keeps its state in ``--state``; the same command resumes it,
+with or without ``--cuda-graphs`` (the saved state is the same in both modes).
 
     python benchmarks/gpu/train_resnet20.py --data .gpudata/cifar10_q95.npz --out OUT --state STATE
 """
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--device", default="cuda")
     p.add_argument("--epochs", type=int, default=HYSTS_RECIPE["epochs"], help="a smaller value only for smoke tests")
     p.add_argument("--train-n", type=int, default=None, help="first N training images only (smoke tests)")
+    p.add_argument("--cuda-graphs", action="store_true", help="replay each step as a CUDA graph (CUDA only)")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stdout)
     d = unpack(args.data)
@@ -49,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         device=args.device,
         keep_state=True,
         progress_every=2,
+        cuda_graphs=args.cuda_graphs,
     )
     result = train(
         ResNetPreactConfig(depth=20),

@@ -8,9 +8,12 @@ from scipy import stats
 
 from holdout.contamination.reference import (
     binomial_draws,
+    bootstrap_p_bound,
     bootstrap_summary,
     fit_curve,
+    format_bootstrap_p,
     item_draws,
+    one_sided_lower,
     reference_lens,
 )
 
@@ -86,3 +89,35 @@ def test_fewer_than_five_reference_models_are_refused():
         reference_lens(list("abcdef"), x, y, is_ref, draws)
     with pytest.raises(ValueError, match="fit must be"):
         fit_curve(x, y, "loess")
+
+
+def test_a_replicate_with_tied_reference_accuracies_is_redrawn_as_constat_does():
+    """Six reference models on 50 items, accuracies two points apart: some replicates have fewer than
+    5 distinct reference accuracies. ConStat redraws such a replicate (``detection.py``: ``i -= 1;
+    continue``); the lens used to abort with "4 distinct reference accuracies; the spline needs 5"."""
+    x = np.array([0.50, 0.52, 0.54, 0.56, 0.58, 0.60, 0.55])
+    y = np.array([0.40, 0.43, 0.46, 0.49, 0.52, 0.55, 0.60])
+    is_ref = np.arange(7) < 6
+    rng = np.random.default_rng(0)
+    draws = binomial_draws(x[is_ref], y[is_ref], x[~is_ref], y[~is_ref], (50, 50), 300, rng)
+    lens = reference_lens(list("abcdefg"), x, y, is_ref, draws, seed=0)
+    assert lens.redrawn > 0 and lens.n_bootstrap == 300
+    assert np.isfinite(lens.models["delta"]).all()
+
+
+def test_one_sided_lower_bound_agrees_with_the_p_value():
+    """The p-value is one-sided (H0: delta <= 0): its interval is the one-sided 1 - alpha lower bound
+    2 mean - q*(1 - alpha), which is >= 0 exactly when p <= alpha (ConStat's min_delta)."""
+    rng = np.random.default_rng(1)
+    d = rng.normal(0.0, 0.02, (999, 40)) + np.linspace(-0.03, 0.06, 40)
+    mean, low, high, p = bootstrap_summary(d, 0.05)
+    lower = one_sided_lower(d, 0.05)
+    np.testing.assert_allclose(lower, 2 * mean - np.quantile(d, 0.95, axis=0))
+    assert ((lower >= 0) == (p <= 0.05)).all()
+    assert ((low > 0) != (p <= 0.05)).any()  # the two-sided interval disagrees with the test somewhere
+
+
+def test_a_bootstrap_p_of_0_is_said_as_below_1_over_b():
+    assert bootstrap_p_bound(np.array([0.0, 0.004, 0.5]), 1000).tolist() == [0.001, 0.004, 0.5]
+    assert [format_bootstrap_p(p, 1000) for p in (0.0, 0.004, 0.5)] == ["< 0.001", "0.004", "0.5"]
+    assert format_bootstrap_p(0.0, 2000) == "< 0.0005"

@@ -135,5 +135,5 @@ def test_every_rule_uses_one_of_the_envs(repo):
                 f"{smk.name}: conda: {m.group(1)} is not one of envs/{{{','.join(ENVS)}}}.yaml"
             )
         n_conda = len(re.findall(r"^\s+conda:", text, flags=re.M))
-        n_rules = len(re.findall(r"^rule \w+:", text, flags=re.M))
+        n_rules = len(re.findall(r"^\s*rule(?: \w+)?:", text, flags=re.M))  # named, or in a loop (name:)
         assert n_conda == n_rules, f"{smk.name}: {n_rules} rules but {n_conda} conda: directives"

@@ -15,7 +15,7 @@ from holdout.stats import (
     paired_t_test,
     rank_confidence_sets,
 )
-from holdout.stats.ranks import best_of_n_resampled, tie_groups, tied_with_best
+from holdout.stats.ranks import best_of_n_resampled, holm_vs_best, tie_groups
 
 
 def _matrix(binary: bool, k: int = 6, n: int = 80, seed: int = 0) -> np.ndarray:
@@ -40,6 +40,8 @@ def test_every_pair_equals_the_two_model_functions(binary: bool) -> None:
             assert (row.b, row.c) == (only_a, only_b)
             assert row.p_value == pytest.approx(mcnemar(only_a, only_b).pvalue, rel=1e-12)
             lo, hi = newcombe_paired_ci(both, only_a, only_b, neither)
+            if row.p_value > 0.05:  # the interval reaches 0 where the test does not reject
+                lo, hi = min(float(lo), 0.0), max(float(hi), 0.0)
             assert (row.diff_low, row.diff_high) == pytest.approx((float(lo), float(hi)), abs=1e-12)
             assert row.test == "exact McNemar"
         else:
@@ -67,15 +69,15 @@ def test_mid_p_option_and_tiny_p_values() -> None:
     assert (mid["p_value"] <= paired_comparisons(_matrix(True))["p_value"] + 1e-15).all()
 
 
-def test_tied_with_best_is_holm_over_k_minus_1() -> None:
+def test_holm_vs_best_is_holm_over_k_minus_1() -> None:
     p = np.array([0.001, 0.02, 0.03, 0.5])
     # Holm: 4 * 0.001 = 0.004, 3 * 0.02 = 0.06, max(0.06, 2 * 0.03) = 0.06, 0.5
-    assert tied_with_best(np.log(p), 0.05).tolist() == [True, False, True, True, True]
-    assert tied_with_best(np.log(p), 0.1).tolist() == [True, False, False, False, True]
+    assert holm_vs_best(np.log(p), 0.05).tolist() == [True, False, True, True, True]
+    assert holm_vs_best(np.log(p), 0.1).tolist() == [True, False, False, False, True]
     assert np.exp(holm(np.log(p))) == pytest.approx([0.004, 0.06, 0.06, 0.5])
 
 
-def test_tie_groups_on_three_clear_tiers() -> None:
+def test_the_old_tie_groups_form_on_three_clear_tiers() -> None:
     log_p = np.log(
         np.array(
             [
@@ -86,7 +88,8 @@ def test_tie_groups_on_three_clear_tiers() -> None:
             ]
         )
     )
-    assert tie_groups(log_p).tolist() == [1, 1, 2, 3]
+    with pytest.warns(DeprecationWarning):
+        assert tie_groups(log_p).tolist() == [1, 1, 2, 3]
 
 
 def test_rank_sets_against_their_definition() -> None:
@@ -101,7 +104,7 @@ def test_rank_sets_against_their_definition() -> None:
             if m == j:
                 continue
             d = x[m] - x[j]
-            se = d.std(ddof=1) / np.sqrt(n)
+            se = np.sqrt((d**2).sum()) / n  # the standard error under no difference
             better_than_j += d.mean() > r.critical_value * se + 1e-12
             worse_than_j += -d.mean() > r.critical_value * se + 1e-12
         assert r.rank_low[j] == 1 + better_than_j
@@ -168,3 +171,64 @@ def test_best_of_n_resampled_against_the_expected_maximum_of_normals() -> None:
     # identical variants: the maximum is one accuracy's deviation, mean about 0
     same = best_of_n_resampled(np.repeat(x[:1], 5, axis=0), resamples=3000, seed=2)
     assert abs(same.expected) < 3 * sd / np.sqrt(3000) + 1e-9
+
+
+def _table(a: int, b: int, c: int, d: int) -> np.ndarray:
+    """Two 0/1 rows with a items both right, b only the first, c only the second, d neither."""
+    return np.array([[1] * a + [1] * b + [0] * c + [0] * d, [1] * a + [0] * b + [1] * c + [0] * d], dtype=float)
+
+
+@pytest.mark.parametrize(("a", "b", "c", "d"), [(12, 5, 0, 6), (300, 40, 24, 136)])
+def test_the_interval_reaches_0_where_the_exact_test_does_not_reject(a: int, b: int, c: int, d: int) -> None:
+    """Newcombe's interval excludes 0 at b = 5, c = 0, n = 23 ([2.67, 38.12] points) and at b = 40,
+    c = 24, n = 500, while the exact McNemar p is 0.0625 and 0.0599: the printed interval reaches 0,
+    and its label says so and that it is per comparison."""
+    row = paired_comparisons(_table(a, b, c, d), ["x", "y"]).iloc[0]
+    lo, hi = newcombe_paired_ci(a, b, c, d)
+    assert float(lo) > 0 and row.p_value == pytest.approx(mcnemar(b, c).pvalue) and row.p_value > 0.05
+    assert row.diff_low == 0.0 and row.diff_high == pytest.approx(float(hi))
+    assert row.interval == "Newcombe, widened to 0 (the exact test does not reject); per comparison, unadjusted"
+    plain = paired_comparisons(_table(a, b + 30, c, d), ["x", "y"]).iloc[0]
+    assert plain.interval == "Newcombe; per comparison, unadjusted" and plain.diff_low > 0
+
+
+def test_few_differing_items_get_the_exact_sign_flip_test() -> None:
+    """n = 400 pass rates, the two models differ on 4 items by +0.1 (the t test's size there is
+    0.125): the p-value is the exact sign-flip test's, 2 / 16 = 0.125, not the t test's."""
+    x = np.full((2, 400), 0.5)
+    x[0, :4] = 0.6
+    row = paired_comparisons(x, ["x", "y"]).iloc[0]
+    assert paired_t_test(x[0], x[1]).pvalue < 0.05  # what was printed before: "significant"
+    assert row.p_value == pytest.approx(0.125) and row.test == "sign-flip (exact)"
+    assert row.diff_low == 0.0 and row.diff_high == pytest.approx(paired_t_test(x[0], x[1]).high)
+    assert row.interval == "paired t, widened to 0 (the test does not reject); per comparison, unadjusted"
+
+
+def test_a_constant_difference_on_every_item_has_an_exact_p_and_no_zero_width_interval() -> None:
+    """30 items, 0.6 against 0.5 on each: not "[10.00, 10.00], p < 1e-300" but the exact sign-flip
+    p = 2 / 2^30 and no interval (the differences have no spread)."""
+    x = np.vstack([np.full(30, 0.6), np.full(30, 0.5)])
+    row = paired_comparisons(x, ["x", "y"]).iloc[0]
+    assert row.p_value == pytest.approx(2.0**-29, rel=1e-9) and row.test == "sign-flip (exact)"
+    assert np.isnan(row.diff_low) and np.isnan(row.diff_high)
+    assert row.interval.startswith("none")
+
+
+def test_many_differing_items_keep_the_t_test() -> None:
+    x = _matrix(False)
+    df = paired_comparisons(x)
+    assert (df["test"] == "paired t").all() and (df["interval"] == "paired t; per comparison, unadjusted").all()
+
+
+def test_many_pairs_with_few_differences_get_the_vectorized_exact_sign_test(monkeypatch) -> None:
+    """Beyond SIGN_FLIP_MAX_PAIRS such pairs the loop of sign-flip tests would take hours (about 10 ms
+    a pair): the exact sign test, the binomial test of the counts of items each model scores higher."""
+    import holdout.stats._pairs as pairs_module
+
+    x = np.full((4, 200), 0.5)
+    x[0, :6], x[1, :3], x[2, 10:12] = 0.9, 0.7, 0.2
+    monkeypatch.setattr(pairs_module, "SIGN_FLIP_MAX_PAIRS", 2)
+    df = paired_comparisons(x, list("abcd")).set_index(["model_a", "model_b"])
+    assert (df["test"] == "sign test (exact)").all()
+    assert df.loc[("a", "b"), "p_value"] == pytest.approx(mcnemar(6, 0).pvalue)  # a above b on 6 items
+    assert df.loc[("a", "c"), "p_value"] == pytest.approx(mcnemar(8, 0).pvalue)  # and on c's 2 low items

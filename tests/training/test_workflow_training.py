@@ -165,3 +165,48 @@ def test_paper_config_job_counts(tmp_path, workflow_runner):
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", proc.stdout, flags=re.MULTILINE))
     assert counts["search_train"] == "320" and counts["seeds_train"] == "120"
     assert counts["predict_model"] == "440"
+
+
+def test_fused_groups_replace_the_per_model_training_jobs(tmp_path, workflow_runner):
+    """`snakemake -n` of config/paper.yaml with training.fused_members: 16: one training job per fused
+    group (the groups holdout plan prints), the same 440 models' predictions, no per-model training job."""
+    from holdout.training.groups import fusion_groups
+    from holdout.training.plan import load_merged_config, plan_specs
+
+    fused = tmp_path / "fused.yaml"
+    fused.write_text("training:\n  fused_members: 16\n")
+    paper = REPO / "config" / "paper.yaml"
+    proc = workflow_runner(tmp_path, configfiles=[paper, fused], extra=["-n", "--quiet", "rules"])
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", proc.stdout, flags=re.MULTILINE))
+    groups = fusion_groups(plan_specs(load_merged_config([paper, fused], REPO / "config" / "config.yaml")), 16)
+    for study in ("search", "seeds"):
+        jobs = [k for k in counts if k.startswith(f"{study}_train_group")]
+        assert len(jobs) == sum(g.study == study for g in groups) and f"{study}_train" not in counts
+    assert counts["predict_model"] == "440"
+
+
+def test_fused_group_jobs_write_the_per_model_files(tmp_path, tiny_run, shared_data, workflow_runner):
+    """training.fused_members: 2 on the tiny config: the two seeds train as one job and write the files
+    the per-seed jobs wrote, with weights equal to theirs within float rounding."""
+    import torch
+
+    src, _ = tiny_run
+    work = tmp_path / "fused"
+    for rel in ("resources/raw", "resources/cifar10"):  # reuse the verified data (mtimes kept)
+        shutil.copytree(src / rel, work / rel, copy_function=shutil.copy2)
+    cfg = _tiny(shared_data)
+    cfg["training"] = {"fused_members": 2}
+    files = _configfile(work, cfg)
+    targets = [f"results/seeds/models/seed00{i}/config.json" for i in (0, 1)]
+    workflow_runner(work, *targets, configfiles=files, extra=END)
+    assert (work / "logs/seeds/train_group000.log").exists()
+    for i in (0, 1):
+        d, alone = work / f"results/seeds/models/seed00{i}", src / f"results/seeds/models/seed00{i}"
+        assert sorted(p.name for p in d.iterdir()) == sorted(p.name for p in alone.iterdir())
+        assert json.loads((d / "config.json").read_text()) == json.loads((alone / "config.json").read_text())
+        assert list(pd.read_csv(d / "log.csv")["epoch"]) == [1, 2]
+        fused, _ = load_checkpoint(d / "checkpoint_02.pt")
+        own, _ = load_checkpoint(alone / "checkpoint_02.pt")
+        for (name, p), q in zip(own.state_dict().items(), fused.state_dict().values(), strict=True):
+            p, q = p.double(), q.double()
+            assert torch.linalg.norm(p - q) <= 5e-3 * max(float(torch.linalg.norm(p)), 1e-6), name

@@ -35,3 +35,17 @@ def search_targets():
     for m in search_models():
         out += search_model_outputs(m)
     return out
+
+
+def search_groups():
+    """The fused groups of the draws (lists of model names) when training.fused_members > 1, else
+    none. Only then does parsing load torch (holdout.training.search computes the fusion keys)."""
+    n = int(config["training"]["fused_members"])
+    if n <= 1 or not study_enabled("search"):
+        return []
+    from holdout.training.search import fused_search_groups  # only when training.fused_members > 1
+
+    return fused_search_groups(SEARCH, search_models(), n)
+
+
+SEARCH_GROUPS = search_groups()

@@ -28,3 +28,15 @@ def seeds_targets():
     for m in seeds_models():
         out += seeds_model_outputs(m)
     return out
+
+
+def seeds_groups():
+    """Seeds trained as one fused network, training.fused_members at a time (all share the recipe);
+    none when it is 1."""
+    n, models = int(config["training"]["fused_members"]), seeds_models()
+    if n <= 1:
+        return []
+    return [models[i : i + n] for i in range(0, len(models), n)]
+
+
+SEEDS_GROUPS = seeds_groups()

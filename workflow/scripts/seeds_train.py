@@ -25,6 +25,7 @@ train_job(
     jobs_per_gpu=params.jobs_per_gpu,
     threads=snakemake.threads,  # noqa: F821
     cap=WorkCap.from_config(params.cap),
+    cuda_graphs=bool(snakemake.config["training"]["cuda_graphs"]),  # noqa: F821
     log=log,
 )
 write_json(out.config, job.config_json(len(labels)))

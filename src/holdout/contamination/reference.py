@@ -48,11 +48,17 @@ __all__ = [
     "Draws",
     "ReferenceLens",
     "binomial_draws",
+    "bootstrap_p_bound",
     "bootstrap_summary",
     "fit_curve",
+    "format_bootstrap_p",
     "item_draws",
+    "one_sided_lower",
     "reference_lens",
 ]
+
+#: a replicate whose curve cannot be fitted is redrawn at most this many times before the lens gives up
+MAX_REDRAWS = 1000
 
 #: ConStat refuses fewer reference models (and fits on at least this many distinct points).
 MIN_REFERENCE_MODELS = 5
@@ -65,7 +71,8 @@ class Draws:
     """Bootstrap replicates of every accuracy, shape (B, K) for the K reference models and (B, M)
     for the M tested models, on the reference benchmark (``x``) and the benchmark (``y``);
     ``kind``: 'item bootstrap' or 'parametric binomial bootstrap'; ``n_x`` / ``n_y``: item counts
-    (for the noise of the random-guess point)."""
+    (for the noise of the random-guess point); ``redraw``: one fresh replicate (x_ref, y_ref,
+    x_test, y_test rows) from the same law, for a replicate whose curve cannot be fitted."""
 
     x_ref: np.ndarray
     y_ref: np.ndarray
@@ -74,6 +81,7 @@ class Draws:
     kind: str
     n_x: int
     n_y: int
+    redraw: Callable[[np.random.Generator], tuple[np.ndarray, ...]] | None = None
 
 
 def binomial_draws(
@@ -93,11 +101,16 @@ def binomial_draws(
     y = np.concatenate([np.asarray(y_ref, float), np.asarray(y_test, float)])
     n_x = np.broadcast_to(np.asarray(sizes[0], float), x.shape)
     n_y = np.broadcast_to(np.asarray(sizes[1], float), y.shape)
-    bx = rng.binomial(n_x.astype(np.int64), np.clip(x, 0, 1), size=(n_bootstrap, x.size)) / n_x
-    by = rng.binomial(n_y.astype(np.int64), np.clip(y, 0, 1), size=(n_bootstrap, y.size)) / n_y
     k = np.asarray(x_ref).size
+
+    def draw(size: int, g: np.random.Generator) -> tuple[np.ndarray, ...]:
+        bx = g.binomial(n_x.astype(np.int64), np.clip(x, 0, 1), size=(size, x.size)) / n_x
+        by = g.binomial(n_y.astype(np.int64), np.clip(y, 0, 1), size=(size, y.size)) / n_y
+        return bx[:, :k], by[:, :k], bx[:, k:], by[:, k:]
+
     kind = "parametric binomial bootstrap"
-    return Draws(bx[:, :k], by[:, :k], bx[:, k:], by[:, k:], kind, int(np.median(n_x)), int(np.median(n_y)))
+    again = lambda g: tuple(a[0] for a in draw(1, g))  # noqa: E731
+    return Draws(*draw(n_bootstrap, rng), kind, int(np.median(n_x)), int(np.median(n_y)), again)
 
 
 def _item_means(scores: np.ndarray, n_bootstrap: int, rng: np.random.Generator) -> np.ndarray:
@@ -117,9 +130,14 @@ def item_draws(
     xs, ys = np.asarray(x_scores, float), np.asarray(y_scores, float)
     if xs.shape[0] != ys.shape[0]:
         raise ValueError("the two score matrices need the same models (rows)")
-    bx, by = _item_means(xs, n_bootstrap, rng), _item_means(ys, n_bootstrap, rng)
     k = n_reference
-    return Draws(bx[:, :k], by[:, :k], bx[:, k:], by[:, k:], "item bootstrap", xs.shape[1], ys.shape[1])
+
+    def draw(size: int, g: np.random.Generator) -> tuple[np.ndarray, ...]:
+        bx, by = _item_means(xs, size, g), _item_means(ys, size, g)
+        return bx[:, :k], by[:, :k], bx[:, k:], by[:, k:]
+
+    again = lambda g: tuple(a[0] for a in draw(1, g))  # noqa: E731
+    return Draws(*draw(n_bootstrap, rng), "item bootstrap", xs.shape[1], ys.shape[1], again)
 
 
 def _spline_curve(x: np.ndarray, y: np.ndarray, chance: tuple[float, float]) -> Callable[[np.ndarray], np.ndarray]:
@@ -171,9 +189,12 @@ def fit_curve(
 @dataclass(frozen=True)
 class ReferenceLens:
     """``models``: one row per tested model: ``model``, ``reference``, ``benchmark`` (observed),
-    ``predicted`` (benchmark - delta), ``delta``, ``delta_low``, ``delta_high``, ``p_value``,
-    ``p_holm``, ``significant`` (p_holm <= alpha); ``curve``: x and the fitted curve on the
-    observed accuracies with its pointwise bootstrap band; the settings."""
+    ``predicted`` (benchmark - delta), ``delta``, ``delta_low``, ``delta_high`` (two-sided 1 - alpha),
+    ``delta_lower`` (the one-sided 1 - alpha lower bound: >= 0 exactly when p_value <= alpha),
+    ``p_value`` (one-sided, unadjusted; 0 means below 1 / B), ``p_holm``, ``significant``
+    (p_holm <= alpha); ``curve``: x and the fitted curve on the observed accuracies with its
+    pointwise bootstrap band; the settings; ``redrawn``: how many
+    replicates were redrawn because their curve could not be fitted (ConStat does the same)."""
 
     models: pd.DataFrame
     curve: pd.DataFrame
@@ -182,6 +203,7 @@ class ReferenceLens:
     n_bootstrap: int
     n_reference: int
     alpha: float
+    redrawn: int = 0
 
 
 def bootstrap_summary(deltas: npt.ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray, ...]:
@@ -199,6 +221,28 @@ def bootstrap_summary(deltas: npt.ArrayLike, alpha: float = 0.05) -> tuple[np.nd
     return mean, 2 * mean - q_high, 2 * mean - q_low, p
 
 
+def one_sided_lower(deltas: npt.ArrayLike, alpha: float = 0.05) -> np.ndarray:
+    """Per column of replicates delta* (B, M): the one-sided 1 - alpha basic-bootstrap lower bound
+    2 mean - q*(1 - alpha) (ConStat's ``min_delta``). It is >= 0 exactly when ConStat's one-sided
+    p-value (see [`bootstrap_summary`][holdout.contamination.reference.bootstrap_summary]) is at
+    most alpha, so bound and test agree; the two-sided interval does not (a model can be flagged while
+    its two-sided interval holds 0). Per model, unadjusted."""
+    d = np.asarray(deltas, dtype=float)
+    return 2 * d.mean(axis=0) - np.quantile(d, 1 - alpha, axis=0)
+
+
+def bootstrap_p_bound(p: npt.ArrayLike, resamples: int) -> np.ndarray:
+    """A bootstrap p-value of 0 only says p < 1 / B: the value to carry on (Holm, a table) is 1 / B,
+    never less; other p-values unchanged."""
+    return np.maximum(np.asarray(p, dtype=float), 1.0 / int(resamples))
+
+
+def format_bootstrap_p(p: float, resamples: int) -> str:
+    """A bootstrap p-value as text: "< 1/B" (as a number, e.g. "< 0.001" at B = 1000) for 0, else 3
+    significant digits."""
+    return f"< {1.0 / int(resamples):.3g}" if p <= 0 else f"{p:.3g}"
+
+
 def _model_sample(k: int, rng: np.random.Generator) -> np.ndarray:
     """Reference models resampled with replacement, at least 5 distinct (all of them when K = 5)."""
     if k == MIN_REFERENCE_MODELS:
@@ -209,22 +253,47 @@ def _model_sample(k: int, rng: np.random.Generator) -> np.ndarray:
             return idx
 
 
+def _replicate(
+    rows: tuple[np.ndarray, ...],
+    fit: str,
+    chance: tuple[float, float],
+    sizes: tuple[int, int],
+    rng: np.random.Generator,
+) -> Callable[[np.ndarray], np.ndarray]:
+    """The curve of one replicate (x_ref, y_ref rows first): reference models resampled, the
+    random-guess point drawn with its binomial noise; ValueError where the curve cannot be fitted."""
+    k = rows[0].size
+    sd = np.sqrt(np.multiply(chance, np.subtract(1, chance)) / np.array(sizes))
+    idx = _model_sample(k, rng)
+    guess = (chance[0] + rng.normal(0, sd[0]), chance[1] + rng.normal(0, sd[1]))
+    return fit_curve(rows[0][idx], rows[1][idx], fit, guess, sizes)
+
+
 def _replicates(
     draws: Draws, fit: str, chance: tuple[float, float], grid: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """delta* (B, M) and the curve on ``grid`` (B, len(grid)) of every replicate."""
-    b, k = draws.x_ref.shape
-    sd = np.sqrt(np.multiply(chance, np.subtract(1, chance)) / np.array([draws.n_x, draws.n_y]))
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """delta* (B, M), the curve on ``grid`` (B, len(grid)) of every replicate, and how many were
+    redrawn: a replicate whose curve cannot be fitted (fewer than 5 distinct reference accuracies)
+    is drawn again from the same law, as ConStat's ``detection.py`` does (``i -= 1; continue``)."""
+    b = draws.x_ref.shape[0]
     deltas = np.empty((b, draws.x_test.shape[1]))
     curves = np.empty((b, grid.size))
     sizes = (draws.n_x, draws.n_y)
+    redrawn = 0
     for i in range(b):
-        idx = _model_sample(k, rng)
-        guess = (chance[0] + rng.normal(0, sd[0]), chance[1] + rng.normal(0, sd[1]))
-        f = fit_curve(draws.x_ref[i, idx], draws.y_ref[i, idx], fit, guess, sizes)
-        deltas[i] = draws.y_test[i] - f(draws.x_test[i])
+        rows = (draws.x_ref[i], draws.y_ref[i], draws.x_test[i], draws.y_test[i])
+        for attempt in range(MAX_REDRAWS + 1):
+            try:
+                f = _replicate(rows, fit, chance, sizes, rng)
+                break
+            except ValueError as exc:
+                if attempt == MAX_REDRAWS:
+                    raise ValueError(f"{exc} in {MAX_REDRAWS} redraws of one bootstrap replicate") from None
+                redrawn += 1
+                rows = draws.redraw(rng) if draws.redraw is not None else rows
+        deltas[i] = rows[3] - f(rows[2])
         curves[i] = f(grid)
-    return deltas, curves
+    return deltas, curves, redrawn
 
 
 def reference_lens(
@@ -254,10 +323,10 @@ def reference_lens(
         raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
     x, y = np.asarray(reference, float), np.asarray(benchmark, float)
     grid = np.linspace(max(0.0, x.min() - 0.05), min(1.0, x.max() + 0.05), 101)
-    deltas, curves = _replicates(draws, fit, chance, grid, np.random.default_rng(seed))
+    deltas, curves, redrawn = _replicates(draws, fit, chance, grid, np.random.default_rng(seed))
     mean, low, high, p = bootstrap_summary(deltas, alpha)
     # a p-value of 0 only says p < 1 / B: Holm gets 1 / B for it, never more than the bootstrap resolves
-    p_holm = holm(np.clip(p, 1.0 / deltas.shape[0], 1.0)) if p.size else p
+    p_holm = holm(bootstrap_p_bound(p, deltas.shape[0])) if p.size else p
     tested = ~is_ref if tested is None else np.asarray(tested, bool)
     table = pd.DataFrame(
         {
@@ -268,6 +337,7 @@ def reference_lens(
             "delta": mean,
             "delta_low": low,
             "delta_high": high,
+            "delta_lower": one_sided_lower(deltas, alpha),
             "p_value": p,
             "p_holm": p_holm,
             "significant": p_holm <= alpha,
@@ -276,4 +346,4 @@ def reference_lens(
     observed = fit_curve(x[is_ref], y[is_ref], fit, chance, (draws.n_x, draws.n_y))(grid)
     lo, hi = np.quantile(curves, [alpha / 2, 1 - alpha / 2], axis=0)
     curve = pd.DataFrame({"x": grid, "fit": observed, "band_low": lo, "band_high": hi})
-    return ReferenceLens(table, curve, fit, draws.kind, deltas.shape[0], int(is_ref.sum()), alpha)
+    return ReferenceLens(table, curve, fit, draws.kind, deltas.shape[0], int(is_ref.sum()), alpha, redrawn)

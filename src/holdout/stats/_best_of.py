@@ -5,7 +5,10 @@ When one entry is the best of N variants tried on the same n items (Singh et al.
 null that all N have the same true accuracy mu, the selected score exceeds mu by
 max_i (acc_i - mu_i); resampling the items (the same draw for every variant, so their correlation is
 kept) estimates the distribution of that maximum. The bounds of Mania et al. (2019) on the same
-quantity are theorems; this is a measurement of the variants at hand.
+quantity are theorems for N models that share one error rate and whose every pair has at least a
+given similarity; [`best_of_n_bounds`][holdout.stats.ranks.best_of_n_bounds] evaluates them at the
+least favourable values the variants show (the error closest to 1/2, the least similar pair), which
+makes them theorems at plug-in values, not theorems about the unknown population values.
 """
 
 from __future__ import annotations
@@ -16,13 +19,25 @@ import numpy as np
 
 from holdout.stats._ranks import _bootstrap_deviations
 
-__all__ = ["BestOfNResampled", "best_of_n_resampled"]
+__all__ = [
+    "PLUG_IN",
+    "BestOfNBounds",
+    "BestOfNResampled",
+    "best_of_n_bounds",
+    "best_of_n_resampled",
+    "least_favourable_plug_ins",
+    "pairwise_similarity",
+]
+
+#: the label of a bound evaluated at measured values
+PLUG_IN = "theorem at plug-in values"
 
 
 @dataclass(frozen=True)
 class BestOfNResampled:
     """``expected``: mean of max_i (acc*_i - acc_i) over the item resamples; ``upper``: its 1 - delta
-    quantile (fractions of accuracy); N ``variants`` on ``n`` items."""
+    quantile (fractions of accuracy); N ``variants`` on ``n`` items; ``label``: "measured" (a
+    resampling estimate of the variants at hand, not a theorem)."""
 
     variants: int
     n: int
@@ -30,6 +45,7 @@ class BestOfNResampled:
     upper: float
     delta: float
     resamples: int
+    label: str = "measured"
 
 
 def best_of_n_resampled(
@@ -41,8 +57,71 @@ def best_of_n_resampled(
     x = np.asarray(x, dtype=float)
     if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
         raise ValueError(f"best_of_n_resampled needs an N x n matrix of variants, got shape {x.shape}")
-    dev = _bootstrap_deviations(x, resamples, np.random.default_rng(seed))
+    dev = _bootstrap_deviations(x, resamples, np.random.default_rng(seed))  # float64 (exact float32 products)
     top = dev.max(axis=0)
     return BestOfNResampled(
         x.shape[0], x.shape[1], float(top.mean()), float(np.quantile(top, 1 - delta)), float(delta), int(resamples)
+    )
+
+
+def pairwise_similarity(x: np.ndarray) -> np.ndarray:
+    """N x N similarity of the rows of ``x``: the fraction of items on which two 0/1 rows agree
+    (Mania et al. 2019, Sec. 3), 1 - a_i - a_j + 2 (X X^T)_ij / n with a the row means; for pass
+    rates the expected agreement of one sampled answer of each."""
+    x = np.asarray(x, dtype=float)
+    a = x.mean(axis=1)
+    return 1.0 - a[:, None] - a[None, :] + 2.0 * (x @ x.T) / x.shape[1]
+
+
+def least_favourable_plug_ins(x: np.ndarray) -> tuple[float, float]:
+    """(error, similarity) to evaluate Mania et al.'s bounds at for the N variants in the rows of
+    ``x``: the variants' error closest to 1/2 (the largest binomial variance: the least favourable
+    for both bounds) and the minimum similarity over pairs (bound (3)+(8) assumes every pair has at
+    least that similarity; the mean overstates it). The error is kept inside [1/(2n), 1 - 1/(2n)]."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 2 or x.shape[0] < 2:
+        raise ValueError(f"least_favourable_plug_ins needs an N x n matrix with N >= 2 variants, got {x.shape}")
+    n = x.shape[1]
+    errors = 1.0 - x.mean(axis=1)
+    error = float(errors[np.argmin(np.abs(errors - 0.5))])
+    sim = pairwise_similarity(x)[np.triu_indices(x.shape[0], k=1)]
+    return min(max(error, 0.5 / n), 1 - 0.5 / n), float(sim.min())
+
+
+@dataclass(frozen=True)
+class BestOfNBounds:
+    """How far the best of ``variants`` tries on ``n`` items can exceed its population accuracy with
+    probability 1 - ``delta`` (fractions of accuracy), each number with its label: ``union`` (bound
+    (2) at k = N and ``error``) and ``similarity_bound`` (bound (3)+(8) at ``error`` and
+    ``similarity``; None below the independent-errors similarity, where it does not apply)."""
+
+    variants: int
+    n: int
+    error: float
+    similarity: float
+    union: float
+    union_label: str
+    similarity_bound: float | None
+    similarity_label: str
+    delta: float
+
+
+def best_of_n_bounds(
+    n: int, variants: int, error: float, similarity: float, delta: float = 0.05, *, pass_rates: bool = False
+) -> BestOfNBounds:
+    """Mania et al.'s (2019) union bound (2) and similarity bound (3)+(8) for the best of ``variants``
+    at the plug-in ``error`` and ``similarity`` (from
+    [`least_favourable_plug_ins`][holdout.stats.ranks.least_favourable_plug_ins] when the variants'
+    results are at hand): the smallest eps with failure probability at most ``delta``, to 1/(2n).
+    Labels: "theorem at plug-in values" (the bounds are theorems for N models at that common error
+    and at least that pairwise similarity; the values are measured), the similarity bound of pass
+    rates a "heuristic" (expected agreement in place of agreement)."""
+    from holdout.bounds.eps import eps_needed
+
+    if variants < 2:
+        raise ValueError(f"the best of N needs N >= 2 variants, got {variants}")
+    need = eps_needed(int(n), float(error), float(similarity), int(variants), float(delta))
+    sim_label = "heuristic at plug-in values (pass rates: expected agreement)" if pass_rates else PLUG_IN
+    return BestOfNBounds(
+        int(variants), int(n), float(error), float(similarity), need.union, PLUG_IN, need.similarity, sim_label, delta
     )

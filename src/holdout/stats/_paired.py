@@ -194,6 +194,8 @@ def sign_flip_test(
     distribution unchanged (Fisher 1935, Sec. 21; Good 2005, Permutation Tests, Sec. 3.3). Exact
     (all 2^n patterns) when 2^n <= ``n_resamples``, else a Monte Carlo p-value (1 + hits) / (1 + B),
     which is valid at any B (Phipson & Smyth 2010). Items with d_t = 0 do not change the statistic.
+    When every nonzero |d_t| is the same, the test is the two-sided sign test, computed exactly (the
+    binomial tail, as the exact McNemar test) at any number of items.
     """
     d = _differences(x, y)
     d = d[d != 0]
@@ -201,6 +203,9 @@ def sign_flip_test(
     tol = 1e-9 * max(1.0, np.abs(d).sum())  # equal sums in floating point count as ties
     if d.size == 0:
         return SignFlipResult(0.0, 1.0, True, 1)
+    if np.ptp(np.abs(d)) <= 1e-12 * np.abs(d).max():  # equal sizes: the sign test, exact at any n
+        p = float(np.exp(mcnemar_log_pvalue(int((d > 0).sum()), int((d < 0).sum()))))
+        return SignFlipResult(float(d.mean()), p, True, 2**d.size)
     if 2**d.size <= n_resamples:
         signs = 1 - 2 * ((np.arange(2**d.size)[:, None] >> np.arange(d.size)) & 1)
         hits = int((np.abs(signs @ d) >= obs - tol).sum())

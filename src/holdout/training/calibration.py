@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from holdout.training.cost import CALIBRATION_FORMAT, architecture_key, cell_key, load_calibration
+from holdout.training.cost import CALIBRATION_FORMAT, Cell, architecture_key, cell_key, load_calibration
 
 __all__ = [
     "Cell",
@@ -51,25 +51,6 @@ __all__ = [
 ]
 
 LOG = logging.getLogger("holdout.training.calibration")
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One (network, batch size, views, image size) combination whose step time a plan needs.
-
-    ``model``: the network's config as a dict (``to_dict`` of a ResNet-preact config or a
-    [`ModelSpec`][holdout.training.registry.ModelSpec]), without the switches that move activations
-    only; ``train``: the TrainConfig (dict) of the first job with this cell, whose optimizer and
-    augmentation the timing runs; ``jobs``: how many jobs of the plan use it.
-    """
-
-    key: str
-    model: dict[str, Any]
-    train: dict[str, Any]
-    batch_size: int
-    views: int
-    image_size: int
-    jobs: int = 1
 
 
 @dataclass(frozen=True)
@@ -399,8 +380,17 @@ def _worker_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
+def _throughput_main(argv: Sequence[str]) -> int:
+    from holdout.training.throughput import main as throughput
+
+    return throughput(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m holdout.training.calibration {cells,measure,worker}``."""
+    """``python -m holdout.training.calibration {cells,measure,merge,throughput,worker}``."""
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in[:1] == ["throughput"]:  # its own parser: python -m holdout.training.throughput
+        return _throughput_main(args_in[1:])
     p = argparse.ArgumentParser(prog="python -m holdout.training.calibration", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("cells", help="the cells (network, batch, views, size) of config files, as JSON")
@@ -427,6 +417,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--cells", required=True, help="the cells JSON the runs timed (their networks are copied)")
     g.add_argument("--out", required=True)
     g.set_defaults(func=_merge)
+    t = sub.add_parser(
+        "throughput",
+        add_help=False,
+        help="one cell eager, as a CUDA graph and in fused groups (python -m holdout.training.throughput)",
+    )
+    t.add_argument("rest", nargs=argparse.REMAINDER)
     w = sub.add_parser("worker", help="one of the concurrent jobs (internal)")
     w.add_argument("--cell", required=True)
     w.add_argument("--device", default="cuda")

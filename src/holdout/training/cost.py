@@ -31,6 +31,7 @@ from typing import Any
 __all__ = [
     "FLOOR_MS_PER_LAYER",
     "STARTUP_S",
+    "Cell",
     "StepTable",
     "architecture_key",
     "cell_key",
@@ -50,6 +51,25 @@ FLOOR_MS_PER_LAYER = (0.036, 0.5)
 CALIBRATION_FORMAT = "holdout-calibration/1"
 #: Start-up of one job (interpreter, imports, data to the device, first steps): an ASSUMPTION.
 STARTUP_S = 60.0
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One (network, batch size, views, image size) combination whose step time a plan needs.
+
+    ``model``: the network's config as a dict (``to_dict`` of a ResNet-preact config or a
+    [`ModelSpec`][holdout.training.registry.ModelSpec]), without the switches that move activations
+    only; ``train``: the TrainConfig (dict) of the first job with this cell, whose optimizer and
+    augmentation the timing runs; ``jobs``: how many jobs of the plan use it.
+    """
+
+    key: str
+    model: dict[str, Any]
+    train: dict[str, Any]
+    batch_size: int
+    views: int
+    image_size: int
+    jobs: int = 1
 
 
 def architecture_key(model_config: Any) -> Any:

@@ -29,7 +29,15 @@ from holdout.training.gpu import gpu_slot
 from holdout.training.inference import predict_checkpoints
 from holdout.training.loop import LOG_NAME, RunSettings, TrainConfig, TrainResult, train
 
-__all__ = ["TrainJob", "load_cifar10_arrays", "load_train_subset", "predict_job", "train_job", "write_json"]
+__all__ = [
+    "TrainJob",
+    "load_cifar10_arrays",
+    "load_train_subset",
+    "predict_job",
+    "train_group_jobs",
+    "train_job",
+    "write_json",
+]
 
 
 @dataclass(frozen=True)
@@ -97,12 +105,14 @@ def train_job(
     jobs_per_gpu: int | None = None,
     threads: int | None = None,
     cap: WorkCap | None = None,
+    cuda_graphs: bool = False,
     log: logging.Logger | None = None,
 ) -> TrainResult:
     """Train ``job`` on ``images``/``labels`` inside a GPU slot; move the epoch log to ``log_out``.
 
     ``device="auto"`` takes the slot's device (a free GPU, else the CPU); any other value is
-    used as given. ``cap``: the dress rehearsal's work cap (``training.cap``). Logs the final train
+    used as given. ``cap``: the dress rehearsal's work cap (``training.cap``); ``cuda_graphs``
+    (``training.cuda_graphs``): replay each step as a CUDA graph on a GPU. Logs the final train
     loss, accuracy and wall time of the run.
     """
     log = log or logging.getLogger("holdout")
@@ -124,6 +134,7 @@ def train_job(
                     threads=threads,
                     extra_metadata=job.metadata,
                     cap=cap,
+                    cuda_graphs=cuda_graphs,
                 ),
                 log=log,
             )
@@ -134,6 +145,52 @@ def train_job(
     )
     os.replace(Path(out_dir) / LOG_NAME, log_out)
     return res
+
+
+def train_group_jobs(
+    jobs: Sequence[TrainJob],
+    images: np.ndarray,
+    labels: np.ndarray,
+    *,
+    out_dirs: Sequence[str | Path],
+    log_outs: Sequence[str | Path],
+    state_dirs: Sequence[str | Path],
+    num_checkpoints: int,
+    device: str = "auto",
+    jobs_per_gpu: int | None = None,
+    threads: int | None = None,
+    cap: WorkCap | None = None,
+    log: logging.Logger | None = None,
+) -> list[TrainResult]:
+    """[`train_job`][holdout.training.jobs.train_job] for a fused group: ``jobs`` trained as one network
+    ([`holdout.training.fused.train_group`][holdout.training.fused.train_group]) inside one GPU slot,
+    each writing its own checkpoints into its ``out_dirs`` entry and its epoch log to ``log_outs``."""
+    from holdout.training.fused import Member, train_group
+
+    log = log or logging.getLogger("holdout")
+    with gpu_slot(log=log, jobs_per_gpu=jobs_per_gpu) as slot:
+        dev = slot.device if device == "auto" else device
+        members = [
+            Member(
+                job.model_config,
+                job.train_config,
+                RunSettings(
+                    *(Path(out), Path(state), job.seed, num_checkpoints, dev, threads),
+                    extra_metadata=job.metadata,
+                    cap=cap,
+                ),
+            )
+            for job, out, state in zip(jobs, out_dirs, state_dirs, strict=True)
+        ]
+        with timed(log, f"train {len(jobs)} models as one on {len(labels)} images, device {dev}"):
+            results = train_group(members, images, labels, log=log)
+    for job, res, out, log_out in zip(jobs, results, out_dirs, log_outs, strict=True):
+        last = res.history[-1]
+        log.info(
+            "%s done: final train loss %.4f, train accuracy %.4f", job.name, last["train_loss"], last["train_accuracy"]
+        )
+        os.replace(Path(out) / LOG_NAME, log_out)
+    return results
 
 
 def predict_job(

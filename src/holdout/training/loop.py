@@ -26,14 +26,14 @@ Structure: [`train`][holdout.training.loop.train] takes the run's settings as on
     [`RunSettings`][holdout.training.loop.RunSettings], resolves
 the device plan ([`holdout.training.device.execution_plan`][holdout.training.device.execution_plan]), checks the data
 ([`holdout.training.inputs.check_training_data`][holdout.training.inputs.check_training_data]), then runs set-up
-(``_set_up``), resume
-(``_resume``), one epoch at a time (``_run_epoch``), the epoch-boundary writes (``_save_epoch``:
-checkpoint, state, log) and ``_finish``. The optimisation ([`TrainConfig`][holdout.training.loop.TrainConfig],
-optimizer,
-schedule, loss) is in [`holdout.training.optim`][holdout.training.optim], the checkpoint files in
+(``set_up``), resume
+(``resume``), one epoch at a time (``_run_epoch``), the epoch-boundary writes (``save_epoch``:
+checkpoint, state, log) and ``finish``, the last four in
+[`holdout.training.run_state`][holdout.training.run_state]. The optimisation
+([`TrainConfig`][holdout.training.loop.TrainConfig], optimizer, schedule, loss) is in
+[`holdout.training.optim`][holdout.training.optim], the checkpoint files in
 [`holdout.training.checkpoints`][holdout.training.checkpoints], inference in
-[`holdout.training.evaluation`][holdout.training.evaluation]; their
-public names are importable from here too.
+[`holdout.training.evaluation`][holdout.training.evaluation]; their public names are importable from here too.
 """
 
 from __future__ import annotations
@@ -43,14 +43,12 @@ import hashlib
 import json
 import logging
 import math
-import shutil
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 from torch import nn
 from tqdm import tqdm
@@ -61,21 +59,17 @@ from holdout.training.checkpoints import (
     LOG_FIELDS,
     LOG_NAME,
     STATE_NAME,
-    atomic_copy,
-    atomic_save,
     checkpoint_epochs,
     checkpoint_paths,
-    cpu_state,
     load_checkpoint,
-    write_log,
 )
 from holdout.training.device import (
-    ExecutionPlan,
     execution_plan,
     memory_format_for,
     select_device,
 )
 from holdout.training.evaluation import evaluate, predict
+from holdout.training.graphs import GraphStep, graphs_available, use_tensor_lr
 from holdout.training.inputs import TrainingData, check_training_data
 from holdout.training.models import ResNetPreact, ResNetPreactConfig
 from holdout.training.optim import (
@@ -89,7 +83,13 @@ from holdout.training.optim import (
     training_step,
 )
 from holdout.training.progress import log_progress
-from holdout.training.registry import ModelSpec, build_network, describe_model
+from holdout.training.registry import ModelSpec, describe_model
+from holdout.training.run_state import Job as _Job
+from holdout.training.run_state import RunState as _RunState
+from holdout.training.run_state import finish as _finish
+from holdout.training.run_state import resume as _resume
+from holdout.training.run_state import save_epoch as _save_epoch
+from holdout.training.run_state import set_up as _set_up
 
 __all__ = [
     "LOG_FIELDS",
@@ -135,7 +135,10 @@ class RunSettings:
     resumable state (must differ: Snakemake deletes a failed job's outputs). ``seed`` fixes the
     initial weights, the data order, every augmentation draw and mixup's lambda. ``device``,
     ``channels_last``, ``autocast``, ``compile``: ``None`` picks the device's default
-    ([`holdout.training.device.execution_plan`][holdout.training.device.execution_plan]). ``threads``:
+    ([`holdout.training.device.execution_plan`][holdout.training.device.execution_plan]).
+    ``cuda_graphs``: record the whole step as a CUDA graph and replay it
+    ([`holdout.training.graphs`][holdout.training.graphs]; CUDA only, elsewhere the eager step;
+    ``None``/``False``: eager). ``threads``:
     ``torch.set_num_threads``.
     ``progress_every``: progress reports per epoch. ``extra_metadata`` is stored in every checkpoint.
     ``cap``: the dress rehearsal's [`WorkCap`][holdout.training.cap.WorkCap] (fewer epochs, steps
@@ -151,6 +154,7 @@ class RunSettings:
     channels_last: bool | None = None
     autocast: bool | None = None
     compile: bool | None = None
+    cuda_graphs: bool | None = None
     keep_state: bool = False
     progress_every: int = 10
     extra_metadata: Mapping[str, Any] = field(default_factory=dict)
@@ -170,107 +174,12 @@ class RunSettings:
         return self.state_dir / STATE_NAME
 
 
-@dataclass(frozen=True)
-class _Job:
-    """Everything fixed for one run once its inputs are checked."""
-
-    model_config: ResNetPreactConfig
-    config: TrainConfig
-    settings: RunSettings
-    plan: ExecutionPlan
-    data: TrainingData
-    checkpoint_epochs: list[int]
-    checkpoint_paths: list[Path]
-    recipe: TrainConfig | None = None
-
-
-@dataclass
-class _RunState:
-    """What changes during a run and is saved at every epoch boundary."""
-
-    net: ResNetPreact
-    optimizer: torch.optim.Optimizer
-    scheduler: torch.optim.lr_scheduler.LambdaLR
-    order_gen: torch.Generator
-    aug_gen: torch.Generator
-    mix_rng: np.random.Generator
-    history: list[dict[str, float]] = field(default_factory=list)
-    start_epoch: int = 0
-
-
-def _set_up(job: _Job) -> _RunState:
-    """Fresh model, optimizer, scheduler and the RNG streams of ``job``'s seed.
-
-    Independent seeds for init, data order, augmentation, mixup's lambda and the layers' own noise
-    (shake-shake's alpha and beta, dropout), which torch draws from its global generator: that one
-    is seeded here too, so a run is reproducible whatever the process drew before.
-    """
-    init_seed, order_seed, aug_seed, mix_seed, layer_seed = (
-        int(s) for s in np.random.SeedSequence(job.settings.seed).generate_state(5)
-    )
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(init_seed)
-        net = build_network(job.model_config)
-    torch.manual_seed(layer_seed)
-    net.to(job.plan.device).to(memory_format=job.plan.memory_format)
-    optimizer = build_optimizer(net, job.config)
-    return _RunState(
-        net=net,
-        optimizer=optimizer,
-        scheduler=build_scheduler(optimizer, job.config, job.data.steps_per_epoch),
-        order_gen=torch.Generator().manual_seed(order_seed),
-        aug_gen=torch.Generator(device=job.plan.device).manual_seed(aug_seed),
-        mix_rng=np.random.default_rng(mix_seed),
-    )
-
-
-def _layer_rng_state(device: torch.device) -> torch.Tensor:
-    """State of torch's global generator on ``device`` (where the layers draw their noise)."""
-    device = torch.device(device)
-    return torch.cuda.get_rng_state(device) if device.type == "cuda" else torch.get_rng_state()
-
-
-def _set_layer_rng_state(state: torch.Tensor, device: torch.device) -> None:
-    device = torch.device(device)
-    if device.type == "cuda":
-        torch.cuda.set_rng_state(state.cpu(), device)
-    else:
-        torch.set_rng_state(state.cpu())
-
-
-def _resume(job: _Job, run: _RunState, log: logging.Logger) -> None:
-    """Load the saved state of an interrupted run of the same job into ``run`` (if there is one)."""
-    path = job.settings.state_path
-    if not path.exists():
-        return
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as exc:
-        raise ValueError(f"{path}: unreadable training state ({exc}); delete it to start afresh") from exc
-    if state.get("fingerprint") != job.data.fingerprint:
-        raise ValueError(
-            f"{path}: training state belongs to another run (configuration, seed or data differ); "
-            "delete it to start afresh"
-        )
-    run.net.load_state_dict(state["model"])
-    run.optimizer.load_state_dict(state["optimizer"])
-    run.scheduler.load_state_dict(state["scheduler"])
-    run.order_gen.set_state(state["order_gen"])
-    run.aug_gen.set_state(state["aug_gen"].to(run.aug_gen.get_state().device))
-    run.mix_rng.bit_generator.state = state["mix_rng"]
-    if "layer_rng" in state:  # states written before the layers' generator was saved lack it
-        _set_layer_rng_state(state["layer_rng"], job.plan.device)
-    run.history = list(state["history"])
-    run.start_epoch = int(state["epoch"])
-    log.info("resuming from %s at epoch %d/%d", path, run.start_epoch, job.config.epochs)
-
-
 def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm) -> dict[str, float]:
     """One pass over a fresh permutation of the data (augment, step, schedule); the log row of ``epoch``."""
     cfg, data, plan, aug = job.config, job.data, job.plan, job.config.augment
     steps, bs = data.steps_per_epoch, cfg.batch_size
     t0 = time.perf_counter()
-    lr = run.optimizer.param_groups[0]["lr"]
+    lr = float(run.optimizer.param_groups[0]["lr"])
     perm = torch.randperm(data.images.shape[0], generator=run.order_gen)[: steps * bs].to(plan.device)
     loss_sum = torch.zeros((), device=plan.device, dtype=torch.float64)
     correct = torch.zeros((), device=plan.device, dtype=torch.int64)
@@ -287,7 +196,12 @@ def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm)
             run.mix_rng,
             plan.memory_format,
         )
-        loss, logits = training_step(fwd, run.optimizer, batch, aug.dual_cutout_alpha, plan.device.type, plan.autocast)
+        if run.step_fn is not None:
+            loss, logits = run.step_fn(batch)
+        else:
+            loss, logits = training_step(
+                fwd, run.optimizer, batch, aug.dual_cutout_alpha, plan.device.type, plan.autocast
+            )
         run.scheduler.step()
         seen += idx.shape[0]
         loss_sum += loss.detach().double() * idx.shape[0]
@@ -315,79 +229,6 @@ def _run_epoch(job: _Job, run: _RunState, fwd: nn.Module, epoch: int, bar: tqdm)
     return row
 
 
-def _checkpoint_metadata(job: _Job) -> dict[str, Any]:
-    """What every checkpoint of ``job`` carries besides its weights, epoch and metrics."""
-    aug, mc = job.config.augment, job.model_config
-    capped = {}
-    if job.recipe is not None and job.settings.cap is not None:
-        capped = {"work_cap": job.settings.cap.to_dict(), "run_train_config": job.config.to_dict()}
-    return {
-        "model_config": mc.to_dict(),
-        "train_config": (job.recipe or job.config).to_dict(),
-        **capped,
-        "seed": int(job.settings.seed),
-        "num_checkpoints": int(job.settings.num_checkpoints),
-        "checkpoint_epochs": job.checkpoint_epochs,
-        "test_time": {
-            "input": "uint8 RGB images N x C x H x W; x / 255, then (x - mean) / std per channel",
-            "mean": list(aug.mean),
-            "std": list(aug.std),
-            "image_size": list(job.data.images.shape[2:]),
-            "num_classes": mc.num_classes,
-        },
-        "train_examples": int(job.data.images.shape[0]),
-        "torch_version": str(torch.__version__),
-        "device": str(job.plan.device),
-        **job.settings.extra_metadata,
-    }
-
-
-def _save_epoch(job: _Job, run: _RunState, epoch: int, row: dict[str, float], log: logging.Logger) -> None:
-    """At an epoch boundary: the checkpoint (if ``epoch`` is one), the resumable state, the log."""
-    settings = job.settings
-    if epoch in job.checkpoint_epochs:
-        k = job.checkpoint_epochs.index(epoch)
-        path = job.checkpoint_paths[k]
-        ckpt = {
-            "model_state": cpu_state(run.net),
-            **_checkpoint_metadata(job),
-            "epoch": epoch,
-            "index": k + 1,
-            "metrics": dict(row),
-        }
-        atomic_save(ckpt, settings.state_dir / "checkpoints" / path.name)
-        atomic_copy(settings.state_dir / "checkpoints" / path.name, path)
-        log.info("checkpoint %d/%d (epoch %d) -> %s", k + 1, settings.num_checkpoints, epoch, path)
-    atomic_save(
-        {
-            "fingerprint": job.data.fingerprint,
-            "epoch": epoch,
-            "model": cpu_state(run.net),
-            "optimizer": run.optimizer.state_dict(),
-            "scheduler": run.scheduler.state_dict(),
-            "order_gen": run.order_gen.get_state(),
-            "aug_gen": run.aug_gen.get_state().cpu(),
-            "mix_rng": run.mix_rng.bit_generator.state,
-            "layer_rng": _layer_rng_state(job.plan.device),
-            "history": run.history,
-        },
-        settings.state_path,
-    )
-    write_log(settings.out_dir / LOG_NAME, run.history)
-
-
-def _finish(job: _Job, run: _RunState) -> None:
-    """Restore checkpoints a restarted job lost, write the final log, drop the state unless kept."""
-    settings = job.settings
-    for p in job.checkpoint_paths:
-        if not p.exists():
-            atomic_copy(settings.state_dir / "checkpoints" / p.name, p)
-    write_log(settings.out_dir / LOG_NAME, run.history)
-    if not settings.keep_state:
-        settings.state_path.unlink(missing_ok=True)
-        shutil.rmtree(settings.state_dir / "checkpoints", ignore_errors=True)
-
-
 def _capped(config: TrainConfig, settings: RunSettings, log: logging.Logger) -> tuple[TrainConfig | None, TrainConfig]:
     """(the recipe, what runs): the recipe itself without an active cap, else (recipe, capped)."""
     cap = settings.cap
@@ -412,11 +253,26 @@ def _capped_data(data: TrainingData, cap: WorkCap | None) -> TrainingData:
     return dataclasses.replace(data, steps_per_epoch=cap.steps(data.steps_per_epoch), fingerprint=fingerprint)
 
 
-def _log_start(job: _Job, log: logging.Logger) -> None:
+def _forward_and_step(job: _Job, run: _RunState, log: logging.Logger) -> nn.Module:
+    """The module each step forwards (compiled when asked); with CUDA graphs also ``run.step_fn``, the
+    whole step recorded once and replayed ([`holdout.training.graphs`][holdout.training.graphs])."""
+    plan = job.plan
+    if graphs_available(plan.device, job.settings.cuda_graphs, log):
+        if plan.compile:
+            log.info("cuda_graphs: the step is recorded as a CUDA graph; torch.compile is not applied")
+        use_tensor_lr(run.optimizer, plan.device)
+        run.step_fn = GraphStep(
+            run.net, run.optimizer, job.config.augment.dual_cutout_alpha, plan.device, plan.autocast
+        )
+        return run.net
+    return torch.compile(run.net) if plan.compile else run.net  # type: ignore[return-value]
+
+
+def _log_start(job: _Job, run_graphs: bool, log: logging.Logger) -> None:
     cfg, plan = job.config, job.plan
     log.info(
         "training %s: %d images, %d epochs x %d steps, batch %d, %s on %s "
-        "(threads %d, channels_last %s, bf16 %s, compile %s)",
+        "(threads %d, channels_last %s, bf16 %s, compile %s, cuda graphs %s)",
         describe_model(job.model_config),
         job.data.images.shape[0],
         cfg.epochs,
@@ -428,6 +284,7 @@ def _log_start(job: _Job, log: logging.Logger) -> None:
         plan.channels_last,
         plan.autocast,
         plan.compile,
+        run_graphs,
     )
 
 
@@ -490,8 +347,8 @@ def train(
     )
     run = _set_up(job)
     _resume(job, run, log)
-    fwd: nn.Module = torch.compile(run.net) if plan.compile else run.net  # type: ignore[assignment]
-    _log_start(job, log)
+    fwd = _forward_and_step(job, run, log)
+    _log_start(job, run.step_fn is not None, log)
     wall0 = time.perf_counter() - (run.history[-1]["wall_time_s"] if run.history else 0.0)
     images_per_epoch = data.steps_per_epoch * config.batch_size
     run.net.train()

@@ -447,6 +447,9 @@ def _run(args: argparse.Namespace) -> int:
     with pd.option_context("display.max_rows", args.max_rows, "display.width", 250, "display.max_columns", None):
         print(df[show].to_string(index=False, max_rows=args.max_rows))
     print(_summary(df, args.tflops, cfg, calibration))
+    from holdout.training.groups import group_lines
+
+    print("\n".join(group_lines(cfg, df, plan_specs(cfg), calibration)))
     if target is not None:
         try:
             _write_csv_atomic(df, target, args.out)

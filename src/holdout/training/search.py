@@ -50,6 +50,7 @@ from holdout.training.models import ResNetPreactConfig
 from holdout.training.naming import search_model_name as model_name
 
 __all__ = [
+    "fused_search_groups",
     "search_job",
     "CONDITIONS",
     "DISCRETE",
@@ -367,3 +368,25 @@ def search_job(configs: str | Path, model: str, cfg: Mapping[str, Any], log: log
         metadata={"model_name": model, "table2": record},
         record={"model": model, "table2": record, "scale": asdict(scale), "seed": seed},
     )
+
+
+def fused_search_groups(cfg: Mapping[str, Any], models: list[str], max_members: int) -> list[list[str]]:
+    """``models`` (``m<index>``, in order) in fused groups: the draws of the ``search:`` config ``cfg``
+    that share a [`fusion_key`][holdout.training.fused.fusion_key], at most ``max_members`` per group
+    (what the workflow trains as one job when ``training.fused_members`` > 1)."""
+    from holdout.training.fused import fusion_key
+
+    scale = SearchScale(
+        int(cfg["depth"]),
+        cfg["depth_bottleneck"],
+        cfg["max_base_channels"],
+        int(cfg["epochs"]),
+        int(cfg["reference_epochs"]),
+    )
+    table = sample_configs(int(cfg["n_models"]), int(cfg["seed"])).set_index("model")
+    by_key: dict[str, list[str]] = {}
+    for m in models:
+        model_cfg, train_cfg = row_to_configs(row_to_record(table.loc[m].to_dict()), scale)
+        by_key.setdefault(fusion_key(model_cfg, train_cfg), []).append(m)
+    groups = [ms[i : i + max_members] for ms in by_key.values() for i in range(0, len(ms), max_members)]
+    return sorted(groups, key=lambda g: models.index(g[0]))
