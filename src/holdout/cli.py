@@ -15,6 +15,7 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("holdout.audit.cli", "every lens of the four papers on your own models, in one report"),
     "plan": ("holdout.plan_cli", "every training job of a set of config files, with projected GPU-hours"),
+    "site": ("holdout.site.cli", "many benchmarks audited and published side by side as a static site"),
 }
 
 

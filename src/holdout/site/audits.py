@@ -37,14 +37,14 @@ class AuditRun:
 
 
 def run_audit(name: str, argv: Sequence[str]) -> AuditRun:
-    """``holdout audit *argv``, its printed lines captured."""
+    """``holdout audit *argv`` (its public entry point), its printed lines captured."""
     from holdout.audit.cli import main
 
     buf = io.StringIO()
     start = time.perf_counter()
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
         try:
-            rc = main(["audit", *argv])
+            rc = main(list(argv))
         except SystemExit as exc:  # argparse's usage errors
             rc = exc.code if isinstance(exc.code, int) else 2
     return AuditRun(name, tuple(argv), int(rc), buf.getvalue(), time.perf_counter() - start)
