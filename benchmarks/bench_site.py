@@ -100,7 +100,7 @@ def main() -> None:
         cmd = [
             sys.executable,
             "-m",
-            "holdout.site.cli",
+            "holdout.commands.site",
             str(spec),
             "--out",
             f"{tmp}/site",
@@ -112,7 +112,7 @@ def main() -> None:
         print("synthetic", out["synthetic"], flush=True)
         if args.shipped:
             mirror = os.environ.get("HOLDOUT_SHARED_DATA", str(REPO.parent / "shared" / "data"))
-            cmd = [sys.executable, "-m", "holdout.site.cli", str(REPO / "config" / "site.yaml")]
+            cmd = [sys.executable, "-m", "holdout.commands.site", str(REPO / "config" / "site.yaml")]
             out["shipped"] = {"jobs": 1} | timed_command([*cmd, "--root", mirror, "--out", f"{tmp}/shipped"])
             print("shipped", out["shipped"], flush=True)
     out["load"] = (

@@ -20,6 +20,8 @@ Studies, one per paper (named like the Snakemake rules files and results folders
 Built on the studies
 --------------------
 - ``holdout.audit``        ``holdout audit``: every lens of the four papers on a user's own models.
+- ``holdout.commands``     ``holdout power`` (which comparisons a test set resolves, items needed) and
+  ``holdout compare`` (a paired regression gate with exit codes).
 - ``holdout.adaptive``     beyond the papers: adaptive attacks and leaderboard defences on real predictions.
 - ``holdout.leaderboards`` beyond the papers: correctness matrices, accuracy tables (linear and probit
   fits, effective robustness) and contamination by date, on public leaderboards.

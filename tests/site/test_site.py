@@ -14,9 +14,9 @@ import pytest
 
 from holdout.audit.cli import main as audit_main
 from holdout.cli import main as holdout_main
+from holdout.commands.site import main
 from holdout.site import adjacent_resolved, load_spec
 from holdout.site.build import SiteError, check_out
-from holdout.site.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 

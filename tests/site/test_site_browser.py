@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from holdout.audit.cli import main as audit_main
-from holdout.site.cli import main
+from holdout.commands.site import main
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("report_browser", REPO / "tests" / "infra" / "report_browser.py")

@@ -1,4 +1,4 @@
-"""``holdout site SPEC --out DIR`` (also ``python -m holdout.site.cli``): audit many benchmarks with
+"""``holdout site SPEC --out DIR`` (also ``python -m holdout.commands.site``): audit many benchmarks with
 ``holdout audit`` and publish them side by side as a static site (index, one page per benchmark and
 per shared model, every number as CSV)."""
 
