@@ -27,7 +27,7 @@ def test_site_build_rule(tmp_path, repo, shared_data, workflow_runner):
         )
     )
     cfg = tmp_path / "test.yaml"
-    cfg.write_text(yaml.safe_dump({"data": {"mirror": str(shared_data)}, "site": {"spec": str(spec)}}))
+    cfg.write_text(yaml.safe_dump({"data": {"mirror": str(shared_data)}, "site": {"enabled": True, "spec": str(spec)}}))
     workflow_runner(tmp_path, "results/site/shipped_index.csv", configfiles=[repo / "config/offline.yaml", cfg])
     site = tmp_path / "results/site/shipped"
     meta = json.loads((site / "site.json").read_text())
