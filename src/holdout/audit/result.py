@@ -1,5 +1,5 @@
 """The options and the result of one audit: what [`run_audit`][holdout.audit.run.run_audit] takes and
-returns, and what [`render_report`][holdout.audit.report.render_report] reads (both import it from here)."""
+returns, and what [`render_report`][holdout.audit.report.render.render_report] reads (both import it from here)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from holdout.audit import verdicts
 from holdout.audit.errors import AuditError, check_open_unit
 from holdout.audit.pairs_lens import PairsLens, pairs_verdict
+from holdout.audit.report import verdicts
 
 if TYPE_CHECKING:
     from holdout.audit.adaptive_lens import AdaptiveLens
