@@ -74,8 +74,8 @@ def estimate_memory(num_models: int, num_examples: int) -> int:
     """Peak bytes of the lenses, a heuristic: four float64 K x n arrays (errors and their products),
     eight float64 K x K matrices (similarities, baselines, covering and pair tables), the paired
     lens's table of K(K-1)/2 pairs ([`pairs_memory_bytes`][holdout.stats.paired.pairs_memory_bytes])
-    and the rank intervals' block of 64 item resamples (32 bytes per item each: at n = 2,000,000 it
-    is 4 GiB, more than everything else at K = 4); 10% more for numpy's temporaries, and the
+    and the rank intervals' block of 64 item resamples (32 bytes per item each: at n = 2,000,000 3.8 GiB,
+    more than everything else at K = 4); 10% more for numpy's temporaries, and the
     interpreter with its libraries (256 MiB). At 6,000 x 50 and 4 x 2,000,000 it is above the peak
     measured by ``benchmarks/bench_audit_scale.py`` (``docs/measurements/audit_scale.json``)."""
     from holdout.stats.paired import pairs_memory_bytes
