@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from holdout.audit.cli_checks import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
+from holdout.audit.clusters import clustered_result, item_clusters
 from holdout.audit.correctness import correctness_result
 from holdout.audit.errors import AuditError
 from holdout.audit.options import add_logs_arguments
@@ -91,9 +92,12 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     m = _read(args)
     task = str(m.runs["task"].iloc[0])
     dates = _dates(m, args)
+    clusters, where = item_clusters(args, m.item_ids, getattr(m, "item_fields", None))
     result = correctness_result(
         m, _options(args), task, dates
     )  # the contamination lens written and reported with the rest
+    if clusters is not None:
+        result = clustered_result(result, m.values, m.model_names, clusters, where)
     for note in m.notes:
         _note(note)
     read = f"Read {m.shape[0]} runs of {task} from {', '.join(sorted(set(m.runs['format'])))} logs."

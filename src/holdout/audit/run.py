@@ -192,6 +192,8 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         out["adversarial"] = adversarial_summary(result.adversarial)
     if result.adaptive is not None:
         out["adaptive"] = adaptive_summary(result.adaptive)
+    if result.clusters is not None:
+        out["clusters"] = result.clusters
     if result.inputs:
         out["inputs"] = list(result.inputs)
     if result.warnings:
