@@ -23,10 +23,13 @@ import numpy as np
 from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence
 from holdout.audit.lenses._common import FORM, accuracy_columns, pairs_columns
+from holdout.audit.pairs_lens import PairsLens, _holm
 from holdout.audit.result import AuditResult
+from holdout.stats._ranks import holm_vs_best
 from holdout.stats.clustered import MIN_CLUSTERS_NORMAL
+from holdout.stats.ranks import rank_confidence_sets
 
-__all__ = ["add_cluster_arguments", "clustered_result", "item_clusters", "refuse_for_tables"]
+__all__ = ["add_cluster_arguments", "clustered_result", "clustered_pairs", "item_clusters", "refuse_for_tables"]
 
 
 def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
@@ -104,17 +107,46 @@ def clustered_result(
     name of ``model_ids``; the tables' rows are matched by model name)."""
     e = Evidence(np.asarray(matrix, dtype=float), tuple(str(m) for m in model_ids), clusters=clusters)
     accuracy = accuracy_columns(result.accuracy, e)
-    pairs = result.pairs
-    if pairs is not None:
-        pairs = replace(pairs, pairs=pairs_columns(pairs.pairs, e))
     c = int(len(set(clusters.tolist())))
     test = "normal" if c >= MIN_CLUSTERS_NORMAL else "randomization (cluster sign-flip)"
+    pairs = None if result.pairs is None else clustered_pairs(result.pairs, e, test)
     entry = {"n_clusters": c, "source": source, "form": FORM, "paired_test": test, "label": "measured"}
+    if pairs is not None:
+        entry["tied_with_best"] = [str(m) for m in pairs.ranks.loc[pairs.ranks["tied_with_best"], "model"]]
     note = (
-        f"Clustered items (measured): {c} clusters from {source}; se_clustered in accuracy.csv and "
-        f"se_diff_clustered in pairs.csv are cluster-robust standard errors, {FORM}; p_clustered: {test} test."
+        f"Clustered items (measured): {c} clusters from {source}; se_clustered (accuracy.csv) and "
+        f"se_diff_clustered (pairs.csv) are cluster-robust, {FORM}; p_clustered: {test} test; the "
+        "tied-with-best set and the rank sets resample whole clusters."
     )
     return replace(result, accuracy=accuracy, pairs=pairs, clusters=entry, notes=(*result.notes, note))
+
+
+def clustered_pairs(lens: PairsLens, e: Evidence, test: str) -> PairsLens:
+    """The pairs lens with the clustered columns, the tied-with-best set from the clustered p-values
+    against the best (Holm) and the rank sets from the cluster bootstrap
+    ([`rank_confidence_sets`][holdout.stats.rank_confidence_sets] with ``clusters``); the item-level
+    ones stay beside them as ``*_items``."""
+    assert e.matrix is not None and e.clusters is not None
+    pairs = pairs_columns(lens.pairs, e)
+    r = lens.ranks
+    order = [str(m) for m in r["model"]]
+    rows = pairs[pairs["model_a"] == order[0]].set_index("model_b").loc[order[1:]]
+    log_p = np.log(np.maximum(rows["p_clustered"].to_numpy(dtype=float), np.finfo(float).tiny))
+    idx = [e.model_ids.index(m) for m in order]
+    sets = rank_confidence_sets(e.matrix, lens.alpha, resamples=lens.resamples, seed=0, clusters=e.clusters)
+    holm = np.exp(np.minimum(0.0, _holm(log_p)))
+    ranks = r.assign(
+        rank_low_items=r["rank_low"],
+        rank_high_items=r["rank_high"],
+        tied_with_best_items=r["tied_with_best"],
+        rank_low=sets.rank_low[idx],
+        rank_high=sets.rank_high[idx],
+        tied_with_best=holm_vs_best(log_p, lens.alpha),
+        p_clustered_vs_best=np.concatenate([[1.0], np.exp(log_p)]),
+        p_holm_clustered_vs_best=np.concatenate([[1.0], holm]),
+    )
+    words = f"clustered {test.split(' ')[0]} test"
+    return replace(lens, pairs=pairs, ranks=ranks, resampled="whole clusters", tied_test=words)
 
 
 def refuse_for_tables(args: argparse.Namespace) -> None:

@@ -83,7 +83,7 @@ class AuditResult:
     contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
     pairs: PairsLens | None = None
     best_of_n: tuple[BestOfN, ...] = field(default=())
-    clusters: dict[str, object] | None = None  # --clusters / --cluster-by: summary.json's entry (holdout.audit.clusters)
+    clusters: dict[str, object] | None = None  # --clusters / --cluster-by: the summary.json entry
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""
