@@ -27,6 +27,8 @@ Built on the studies
   fits, effective robustness) and contamination by date, on public leaderboards.
 - ``holdout.contamination`` beyond the papers: what a model should have scored (ConStat's reference-benchmark
   test, agreement on the line) and the field's public contamination results reproduced.
+- ``holdout.site``         ``holdout site``: many benchmarks audited by ``holdout audit`` and published side by
+  side as a static site (tie groups, resolved adjacent pairs, models a test set vouches for).
 
 Inputs, outputs and plumbing
 ----------------------------

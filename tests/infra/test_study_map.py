@@ -45,6 +45,7 @@ STUDIES = (
     "adaptive",
     "leaderboards",
     "contamination",
+    "site",
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).

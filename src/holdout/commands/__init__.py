@@ -16,6 +16,10 @@ holdout compare
 - [`decide`][holdout.commands.compare.decide]  'not worse', 'worse' or 'inconclusive' (exit 0, 1, 3).
 - [`reuse_bounds`][holdout.commands.compare.reuse_bounds]  how far earlier uses of the test set may have moved
   the measured accuracies (Mania et al. 2019, a theorem).
+
+holdout site
+------------
+- the command only (``holdout.commands.site``); its Python API is ``holdout.site`` (``load_spec``, ``build_site``).
 """
 
 from holdout._lazy import lazy_exports
