@@ -36,6 +36,7 @@ from holdout.audit.reference_lens import (
     run_item_reference_lens,
 )
 from holdout.audit.run import _write_all
+from holdout.audit.samples import with_samples
 
 __all__ = ["add_leaderboard_arguments", "run_leaderboard_audit", "typed_options"]
 
@@ -100,6 +101,7 @@ def run_leaderboard_audit(
     result = correctness_result(c, _options(args), str(path), dates)
     if clusters is not None:
         result = clustered_result(result, c.values, c.model_names, clusters, where)
+    result = with_samples(result, c.values, c.model_names, c.samples)
     if c.read_as:
         result = replace(result, notes=(f"Read {path.name}: {c.read_as}.", *result.notes))
     with atomic_folder(out, on_fail, _note) as folder:

@@ -24,6 +24,7 @@ from holdout.audit.errors import AuditError
 from holdout.audit.options import add_logs_arguments
 from holdout.audit.output import atomic_folder
 from holdout.audit.run import _write_all
+from holdout.audit.samples import with_samples
 from holdout.leaderboards import Contamination, CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date, read_dates
 from holdout.logs import LogError, LogMatrix, read_logs
@@ -98,6 +99,7 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     )  # the contamination lens written and reported with the rest
     if clusters is not None:
         result = clustered_result(result, m.values, m.model_names, clusters, where)
+    result = with_samples(result, m.values, m.model_names, m.samples)
     for note in m.notes:
         _note(note)
     read = f"Read {m.shape[0]} runs of {task} from {', '.join(sorted(set(m.runs['format'])))} logs."

@@ -84,6 +84,7 @@ class AuditResult:
     pairs: PairsLens | None = None
     best_of_n: tuple[BestOfN, ...] = field(default=())
     clusters: dict[str, object] | None = None  # --clusters / --cluster-by: the summary.json entry
+    samples: pd.DataFrame | None = None  # pass rates over m samples: the between / within split per model
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""
