@@ -130,6 +130,10 @@ def test_one_line_errors(tmp_path, capsys, matrix, shared_data) -> None:
     assert "line 1 has 1 field" in _error(
         capsys, ["audit", "matrix", str(path), "--clusters", str(tmp_path / "header.csv"), *out]
     )
+    rows.assign(cluster="all").to_csv(tmp_path / "one.csv", index=False)
+    assert "every item is in one cluster" in _error(
+        capsys, ["audit", "matrix", str(path), "--clusters", str(tmp_path / "one.csv"), *out]
+    )
     assert "file not found" in _error(capsys, ["audit", str(path), "--correctness", "--clusters", "nope.csv", *out])
     assert "only logs carry per-item fields" in _error(
         capsys, ["audit", str(path), "--correctness", "--cluster-by", "topic", *out]
@@ -137,6 +141,9 @@ def test_one_line_errors(tmp_path, capsys, matrix, shared_data) -> None:
     logs = str(shared_data / "evallogs/inspect_starsim")
     assert "available: problem_id, sub_step_id, test_cases" in _error(
         capsys, ["audit", "logs", logs, "--cluster-by", "topic", *out]
+    )
+    assert "give one of them" in _error(
+        capsys, ["audit", "logs", logs, "--cluster-by", "problem_id", "--clusters", str(csv), *out]
     )
     table = tmp_path / "t.csv"
     pd.DataFrame({"model": ["a", "b"], "v1": [90.0, 80.0], "v2": [85.0, 70.0]}).to_csv(table, index=False)

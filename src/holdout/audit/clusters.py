@@ -82,6 +82,17 @@ def item_clusters(
     """Each item's cluster from ``--clusters`` or ``--cluster-by`` (None without them) and where
     they came from; AuditError (one line) for a bad file or a field the logs lack."""
     path, field = getattr(args, "clusters", None), getattr(args, "cluster_by", None)
+    if path is not None and field is not None:
+        raise AuditError("--clusters and --cluster-by both name the clusters: give one of them")
+    labels, where = _labels(path, field, item_ids, fields)
+    if labels is not None and len(set(labels.tolist())) < 2:
+        raise AuditError(f"clusters from {where}: every item is in one cluster; clustered errors need at least 2")
+    return labels, where
+
+
+def _labels(
+    path: str | None, field: str | None, item_ids: Sequence[str], fields: dict | None
+) -> tuple[np.ndarray | None, str]:
     if field is not None:
         from types import SimpleNamespace
 
