@@ -152,3 +152,29 @@ def test_one_line_errors(tmp_path, capsys, matrix, shared_data) -> None:
         capsys, [*argv, "--clusters", str(csv), "--out", str(tmp_path / "t")]
     )
     assert not (tmp_path / "o").exists() and not (tmp_path / "t").exists()
+
+
+def test_repeated_samples_split_against_a_direct_computation(tmp_path) -> None:
+    rng = np.random.default_rng(5)
+    m, n = 4, 80
+    rates = rng.binomial(m, rng.beta(2, 2, (3, n))) / m  # pass rates over 4 samples per item
+    path = tmp_path / "rates.csv"
+    pd.DataFrame(rates, index=["a", "b", "c"], columns=[f"q{j}" for j in range(n)]).rename_axis("model").to_csv(path)
+    argv = ["audit", "matrix", str(path), "--samples", str(m), "--lenses", "accuracy", "--out", str(tmp_path / "o")]
+    assert main(argv) == 0
+    split = pd.read_csv(tmp_path / "o/samples.csv").set_index("model")
+    for name, p in zip("abc", rates):
+        within = (m / (m - 1) * p * (1 - p)).mean()  # each item's sample variance of its m 0/1 samples
+        between = p.var(ddof=1) - within / m
+        assert split.loc[name, "var_within"] == pytest.approx(within, rel=1e-9)
+        assert split.loc[name, "var_between"] == pytest.approx(between, rel=1e-9)
+        assert split.loc[name, "m_negligible"] == int(np.ceil(within / (0.1 * between) - 1e-12))
+    entry = json.loads((tmp_path / "o/summary.json").read_text())["samples"]
+    assert entry["samples"] == m and entry["labels"] == {
+        "share_within_median": "measured",
+        "m_negligible_median": "rule",
+    }
+    assert "Repeated samples (measured): with 4 samples per item" in (tmp_path / "o/report.html").read_text()
+    plain = tmp_path / "plain"
+    assert main(["audit", "matrix", str(path), "--lenses", "accuracy", "--out", str(plain)]) == 0
+    assert not (plain / "samples.csv").exists() and "samples" not in json.loads((plain / "summary.json").read_text())

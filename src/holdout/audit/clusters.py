@@ -17,6 +17,7 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,10 +25,12 @@ from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence
 from holdout.audit.lenses._common import FORM, accuracy_columns, pairs_columns
 from holdout.audit.pairs_lens import PairsLens, _holm
-from holdout.audit.result import AuditResult
 from holdout.stats._ranks import holm_vs_best
 from holdout.stats.clustered import MIN_CLUSTERS_NORMAL
 from holdout.stats.ranks import rank_confidence_sets
+
+if TYPE_CHECKING:
+    from holdout.audit.result import AuditResult
 
 __all__ = ["add_cluster_arguments", "clustered_result", "clustered_pairs", "item_clusters", "refuse_for_tables"]
 

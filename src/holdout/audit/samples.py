@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from holdout.audit.result import AuditResult
+if TYPE_CHECKING:
+    from holdout.audit.result import AuditResult
+
 
 __all__ = ["samples_entry", "with_samples"]
 
