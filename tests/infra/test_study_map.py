@@ -49,7 +49,7 @@ STUDIES = (
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).
-SHARED_PACKAGES = ("stats", "logs", "config", "commands")
+SHARED_PACKAGES = ("stats", "logs", "config", "commands", "items")
 
 
 @dataclass(frozen=True)

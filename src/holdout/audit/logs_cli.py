@@ -17,14 +17,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from holdout.audit.cli_checks import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
 from holdout.audit.clusters import clustered_result, item_clusters
 from holdout.audit.correctness import correctness_result
 from holdout.audit.errors import AuditError
+from holdout.audit.lenses.items import items_lens
 from holdout.audit.options import add_logs_arguments
 from holdout.audit.output import atomic_folder
+from holdout.audit.result import AuditResult
 from holdout.audit.run import _write_all
 from holdout.audit.samples import with_samples
+from holdout.items.summary import ItemReport
 from holdout.leaderboards import Contamination, CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date, read_dates
 from holdout.logs import LogError, LogMatrix, read_logs
@@ -103,7 +108,8 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     for note in m.notes:
         _note(note)
     read = f"Read {m.shape[0]} runs of {task} from {', '.join(sorted(set(m.runs['format'])))} logs."
-    result = replace(result, test_set=task, notes=(*result.notes, *m.notes), inputs=(read,))
+    result = replace(result, test_set=task, notes=(*result.notes, *m.notes, *_items_note(m, result)), inputs=(read,))
+    result = replace(result, items=_items(m, result))
     with atomic_folder(out, on_fail, _note) as folder:
         summary = _write_all(result, folder)
         m.to_frame().to_csv(folder / "correctness.csv")
@@ -116,3 +122,21 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
             + "\n"
         )
     return summary
+
+
+def _items(m: LogMatrix, result: AuditResult) -> ItemReport | None:
+    """The item screen of logs that kept each run's chosen answer and the keys (None elsewhere)."""
+    if "items" not in result.options.lenses or m.answers is None or m.keys is None:
+        return None
+    keys = np.asarray(m.keys, dtype=object)
+    return items_lens(m.answers, keys, m.model_names, m.values, item_ids=m.item_ids, item_text=m.item_text)
+
+
+def _items_note(m: LogMatrix, result: AuditResult) -> list[str]:
+    if "items" not in result.options.lenses or (m.answers is not None and m.keys is not None):
+        return []
+    return [
+        "Which items are wrong (items): not run because these logs record no chosen answers or keys "
+        "(lm-eval multiple-choice and generative tasks, Inspect, HELM with scenario_state.json and "
+        "Every Eval Ever do)."
+    ]

@@ -187,7 +187,7 @@ def plot_rank_intervals(
 ) -> Figure:
     """Models by accuracy (best at the top) with their simultaneous rank intervals; the models tied
     with the best in a second colour."""
-    from holdout.audit.plots import ROW_HEIGHT, WIDTH, short_label
+    from holdout.audit.report.plots import ROW_HEIGHT, WIDTH, short_label
 
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))

@@ -1,5 +1,5 @@
 """The options and the result of one audit: what [`run_audit`][holdout.audit.run.run_audit] takes and
-returns, and what [`render_report`][holdout.audit.report.render_report] reads (both import it from here)."""
+returns, and what [`render_report`][holdout.audit.report.render.render_report] reads (both import it from here)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,22 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from holdout.audit import verdicts
 from holdout.audit.errors import AuditError, check_open_unit
 from holdout.audit.pairs_lens import PairsLens, pairs_verdict
+from holdout.audit.report import verdicts
 
 if TYPE_CHECKING:
     from holdout.audit.adaptive_lens import AdaptiveLens
     from holdout.audit.adversarial_lens import AdversarialLens
     from holdout.audit.best_of import BestOfN
     from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.items.summary import ItemReport
     from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
 
 #: every lens, in report order
-LENSES = ("accuracy", "pairs", "new", "similarity", "bounds", "rvw", "adversarial")
+LENSES = ("accuracy", "pairs", "new", "similarity", "bounds", "rvw", "adversarial", "items")
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class AuditResult:
     best_of_n: tuple[BestOfN, ...] = field(default=())
     clusters: dict[str, object] | None = None  # --clusters / --cluster-by: the summary.json entry
     samples: pd.DataFrame | None = None  # pass rates over m samples: the between / within split per model
+    items: ItemReport | None = None  # the item screen, where the answers and keys are known
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""

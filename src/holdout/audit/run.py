@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit import plots, verdicts
 from holdout.audit.adaptive_lens import adaptive_summary, write_adaptive
 from holdout.audit.adversarial_lens import adversarial_lens, adversarial_summary, write_adversarial
 from holdout.audit.applicable import _adaptive_or_reason, _bounds_or_reason
@@ -29,8 +28,10 @@ from holdout.audit.core import (
     rvw_lens,
     similarity_lens,
 )
+from holdout.audit.lenses.items import items_lens, items_summary, write_items
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
 from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
+from holdout.audit.report import plots, verdicts
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
@@ -115,6 +116,10 @@ def run_audit(
     if options.adaptive:
         adaptive, why = _adaptive_or_reason(preds)
         notes.extend([f"Adaptive analyst: not applicable because {why}."] if adaptive is None else why)
+    items = None
+    if "items" in lenses:  # the predictions are the answers, the labels the keys
+        correct = 1.0 - preds.errors()
+        items = items_lens(preds.predictions, preds.labels, preds.model_names, correct, alpha=options.alpha)
     return AuditResult(
         source,
         preds.test_set,
@@ -130,6 +135,7 @@ def run_audit(
         adaptive=adaptive,
         pairs=pairs,
         best_of_n=best_of,
+        items=items,
     )
 
 
@@ -198,6 +204,8 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         from holdout.audit.samples import samples_entry
 
         out["samples"] = samples_entry(result.samples)
+    if result.items is not None:
+        out["items"] = items_summary(result.items)
     if result.inputs:
         out["inputs"] = list(result.inputs)
     if result.warnings:
@@ -300,7 +308,7 @@ def write_audit(
 
 
 def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = None) -> dict[str, object]:
-    from holdout.audit.report import render_report, render_summary_md
+    from holdout.audit.report.render import render_report, render_summary_md
 
     summary = summary_dict(result)
     if result.new is not None:
@@ -318,6 +326,8 @@ def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = N
         result.samples.to_csv(out / "samples.csv", index=False)
     if result.similarity is not None:
         pd.DataFrame([asdict(result.similarity.summary)]).to_csv(out / "similarity_summary.csv", index=False)
+    if result.items is not None:
+        write_items(result.items, out)
     figures = _write_figures(result, out)
     if result.contamination is not None:  # the split by date of a correctness matrix
         summary["contamination"] = contamination_entry(result.contamination, result.source, out)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from holdout.audit.core import accuracy_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import accuracy_columns
+from holdout.audit.report.verdicts import accuracy_verdict
 from holdout.audit.result import AuditOptions
-from holdout.audit.verdicts import accuracy_verdict
 from holdout.leaderboards.lenses import correctness_lenses
 
 __all__ = ["lens"]

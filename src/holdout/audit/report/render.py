@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from holdout.audit import page
 from holdout.audit.adaptive_lens import adaptive_report_table
-from holdout.audit.page import Glance
+from holdout.audit.report import page
+from holdout.audit.report.page import Glance
 
 if TYPE_CHECKING:
     from holdout.audit.result import AuditResult
@@ -76,6 +76,13 @@ SECTIONS = (
         "Dekoninck et al. (2024), ConStat: a heuristic whose curve assumes the reference models are uncontaminated",
         (),
     ),
+    (
+        "items",
+        "Which items are wrong? Suspect keys, discrimination, duplicates",
+        "A heuristic screen of the models' own answers: accuracy-weighted agreement on one answer other than the "
+        "key; point-biserial discrimination; near-identical texts (MinHash). See the item-screen page of the docs.",
+        (),
+    ),
 )
 
 #: the short name and the kind of number of each lens in the at-a-glance block
@@ -91,6 +98,7 @@ GLANCE = {
     "adaptive": ("Adaptive analyst", "measured"),
     "contamination": ("Contamination", "heuristic"),
     "reference": ("Reference benchmark", "heuristic"),
+    "items": ("Item screen", "heuristic"),
 }
 
 
@@ -199,6 +207,21 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
             f"{page.count(s['n_new_items'])}; line of {s['line_models']} earlier models, "
             f"{s['placed_models']} later models placed against it."
         )
+    if lens == "items":
+        board = s.get("leaderboard") or {}
+        moved = "changes" if board.get("order_changed") else "keeps"
+        top = "changes" if board.get("top_group_changed") else "keeps"
+        mmlu = s["measured_precision"]["reviewed"]["mmlu_redux"]["precision_any_error"]
+        board_text = (
+            f"without them the leaderboard {moved} its order and {top} its top group"
+            if s["flagged"]
+            else "the leaderboard is unchanged"
+        )
+        return (
+            f"Suspect keys {page.count(s['suspect_key'])}, negative discrimination "
+            f"{page.count(s['negative_discrimination'])}; {board_text}; on MMLU-Redux {100 * mmlu:.0f}% of the "
+            "items the screen flagged had an error the experts confirmed."
+        )
     if lens == "pairs":
         return (
             f"{page.count(s['num_tied_with_best'])} model(s) tied with the best; "
@@ -208,7 +231,7 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
 
 
 def glance_lines(result: AuditResult, summary: dict) -> list[Glance]:
-    """One [`Glance`][holdout.audit.page.Glance] per lens that ran, in report order."""
+    """One [`Glance`][holdout.audit.report.page.Glance] per lens that ran, in report order."""
     lines = []
     for lens, *_ in SECTIONS:
         if lens in summary and isinstance(summary[lens], dict) and "verdict" in summary[lens]:
@@ -291,12 +314,36 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         dec = dict.fromkeys(("orig_accuracy", "new_accuracy", "predicted", "residual"), d)
         caption = "Every model against the line (accuracies in %)"
         return page.table_html(t[cols], caption, "contamination.csv", decimals=dec, na=na)
+    if lens == "items" and result.items is not None:
+        return _items_tables(result)
     if lens == "adaptive" and result.adaptive is not None:
         na = {c: "n/a (no such bound for this mechanism)" for c in ("bound_theorem", "bound_if_covering")}
         return page.table_html(
             adaptive_report_table(result.adaptive), "Each attack at its largest k", "adaptive/table.csv", na=na
         )
     return ""
+
+
+def _items_tables(result: AuditResult) -> str:
+    """The flagged items (key and proposed answer side by side) and the leaderboard with and without them."""
+    from holdout.items.summary import flagged_table
+
+    r = result.items
+    flagged = flagged_table(r.screen, limit=100)
+    more = int(r.screen.flagged.sum()) - len(flagged)
+    caption = "Flagged items, most suspect first: the key and the proposed answer side by side" + (
+        f" (the first 100; {more} more in items.csv)" if more > 0 else ""
+    )
+    na = {"proposed_answer": "n/a (no other answer)", "duplicate_group": "n/a (none)", "question": "n/a"}
+    na |= {"discrimination": "n/a (every model right, or every model wrong)"}
+    out = page.table_html(flagged, caption, "items.csv", decimals={"suspect_score": 2, "discrimination": 2}, na=na)
+    if r.change is not None:
+        board = r.change.table.sort_values("rank", kind="stable")
+        caption = "The leaderboard with and without the flagged items (accuracy in %)"
+        out += page.table_html(
+            board, caption, "items_leaderboard.csv", decimals={"accuracy": 2, "accuracy_without_flagged": 2}
+        )
+    return out
 
 
 def _section(result: AuditResult, summary: dict, figures: dict[str, Path], lens: str) -> list[str]:
