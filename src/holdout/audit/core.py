@@ -226,7 +226,7 @@ class BoundsLens:
     Read the other way round: ``union_eps``, ``similarity_eps``, ``naive_bayes_eps`` are the smallest
     eps at which all ``models_used`` models are guaranteed under each bound, and ``supported`` the
     models each bound supports at standard eps (up to the first that covers them) and the eps asked for
-    ([`eps_needed`][holdout.audit.bounds_eps.eps_needed]).
+    ([`eps_needed`][holdout.bounds.eps.eps_needed]).
     """
 
     n: int

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from holdout.audit.cli_checks import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
+from holdout.audit.clusters import clustered_result, item_clusters
 from holdout.audit.correctness import correctness_result
 from holdout.audit.errors import AuditError
 from holdout.audit.lenses.items import items_lens
@@ -27,6 +28,7 @@ from holdout.audit.options import add_logs_arguments
 from holdout.audit.output import atomic_folder, check_out_outside
 from holdout.audit.result import AuditResult
 from holdout.audit.run import _write_all
+from holdout.audit.samples import with_samples
 from holdout.items.summary import ItemReport
 from holdout.leaderboards import Contamination, CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date, read_dates
@@ -106,9 +108,13 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     m = _read(args)
     task = str(m.runs["task"].iloc[0])
     dates = _dates(m, args)
+    clusters, where = item_clusters(args, m.item_ids, getattr(m, "item_fields", None))
     result = correctness_result(
         m, _options(args), task, dates
     )  # the contamination lens written and reported with the rest
+    if clusters is not None:
+        result = clustered_result(result, m.values, m.model_names, clusters, where)
+    result = with_samples(result, m.values, m.model_names, m.samples)
     for note in m.notes:
         _note(note)
     read = f"Read {m.shape[0]} runs of {task} from {', '.join(sorted(set(m.runs['format'])))} logs."

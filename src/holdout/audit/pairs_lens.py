@@ -66,6 +66,8 @@ class PairsLens:
     test: str
     critical_value: float
     resamples: int
+    resampled: str = "items"  # what the rank bootstrap draws: items, or whole clusters (--clusters)
+    tied_test: str = ""  # the test of the tied-with-best set, when not ``test`` (clustered items)
 
     @property
     def test_words(self) -> str:
@@ -145,8 +147,9 @@ def pairs_verdict(lens: PairsLens) -> str:
     best, tied = r.iloc[0], r[r["tied_with_best"]].iloc[1:]
     names = ", ".join(tied["model"].head(8)) + (" ..." if len(tied) > 8 else "")
     text = (
-        f"Paired on the same {lens.n:,} items ({lens.test_words}, Holm over the {k - 1} comparisons with "
-        f"the best, alpha = {lens.alpha:g}): {len(tied)} model(s) are not significantly worse than the best, "
+        f"Paired on the same {lens.n:,} items ({lens.tied_test or lens.test_words}, Holm over the {k - 1} "
+        f"comparisons with the best, alpha = {lens.alpha:g}): {len(tied)} model(s) are not significantly worse "
+        "than the best, "
         f"{best['model']} ({best['accuracy']:.2f}%)" + (f": {names}. " if len(tied) else ". ")
     )
     second = lens.pairs[lens.pairs["model_a"] == best["model"]].iloc[0]
@@ -157,8 +160,9 @@ def pairs_verdict(lens: PairsLens) -> str:
     top = "; ".join(f"{m} {a}-{b}" for m, a, b in r[["model", "rank_low", "rank_high"]].head(5).to_numpy())
     significant = int((lens.pairs["p_holm"] <= lens.alpha).sum())
     return text + (
-        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, bootstrap over items): "
-        f"{top}. {significant:,} of {len(lens.pairs):,} pairs differ significantly (Holm over all pairs)."
+        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, bootstrap over "
+        f"{lens.resampled}): {top}. {significant:,} of {len(lens.pairs):,} pairs differ significantly "
+        "(Holm over all pairs)."
     )
 
 

@@ -12,6 +12,7 @@ import argparse
 from typing import NoReturn
 
 from holdout.audit.cli_groups import group_options
+from holdout.audit.clusters import add_cluster_arguments
 from holdout.audit.options import add_leaderboard_arguments, add_logs_arguments
 from holdout.audit.result import LENSES
 from holdout.training.plan import add_plan_parser
@@ -185,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_adaptive_argument(audit)
     add_leaderboard_arguments(audit)
     add_logs_arguments(audit)
+    add_cluster_arguments(audit)
     group_options(audit)  # --help by input kind (holdout.audit.cli_groups), as docs/audit.md
     add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
@@ -201,7 +203,7 @@ SUBCOMMANDS: dict[str, tuple[tuple[str, str, str | None, str], dict[str, object]
         {},
         (*SHARED, "model_names", "labels", "scores", "topk", "num_classes", "new_predictions", "new_labels")
         + ("translations", "eps", "delta", "rvw_description", "search_size", "rvw_C", "selected")
-        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive", "clusters"),
         "holdout audit predictions preds.csv --labels labels.npy --out /tmp/audit",
     ),
     "matrix": (
@@ -210,7 +212,7 @@ SUBCOMMANDS: dict[str, tuple[tuple[str, str, str | None, str], dict[str, object]
         (*SHARED, "model_names", "samples", "rows", "item_dates", "model_dates", "split", "date_format")
         + ("reference_models", "reference_correctness", "fit", "chance", "n_bootstrap")
         + ("eps", "delta", "rvw_description", "search_size", "rvw_C", "selected")
-        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive", "clusters"),
         "holdout audit matrix correctness.csv --samples 10 --out /tmp/audit",
     ),
     "accuracies": (
@@ -225,7 +227,8 @@ SUBCOMMANDS: dict[str, tuple[tuple[str, str, str | None, str], dict[str, object]
         (*SHARED, "model_names", "format", "task", "metric", "filter", "strict")
         + ("item_dates", "model_dates", "split", "date_format")
         + ("eps", "delta", "rvw_description", "search_size", "rvw_C", "selected")
-        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive")
+        + ("clusters", "cluster_by"),
         "holdout audit logs lm_eval_results/ --task arc_easy --metric acc_norm --out /tmp/arc",
     ),
 }

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from holdout.audit.aline_lens import read_unlabeled, write_aline
+from holdout.audit.clusters import clustered_result, item_clusters
 from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, align_models, selection_bits
 from holdout.audit.inputs import chance_warnings, check_memory, check_out_dir, peek_shape, user_input
 from holdout.audit.output import atomic_folder, check_owned_out
@@ -80,8 +81,11 @@ def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) ->
     elif args.new_labels is not None:
         raise AuditError("--new-labels given without --new-predictions")
     check_memory(preds.num_models, preds.num_examples, args.force, str(args.predictions))
+    clusters, where = item_clusters(args, [str(i) for i in range(preds.num_examples)])  # ids: 0-based positions
     with user_input("the audit of", args.predictions):
         result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
+    if clusters is not None:
+        result = clustered_result(result, (~preds.errors()).astype(float), preds.model_names, clusters, where)
     result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
     kept = lambda note: print(f"holdout audit: note: {terminal_text(note)}", file=sys.stderr)  # noqa: E731
     if new is None and unlabeled is None:

@@ -87,6 +87,8 @@ class AuditResult:
     contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
     pairs: PairsLens | None = None
     best_of_n: tuple[BestOfN, ...] = field(default=())
+    clusters: dict[str, object] | None = None  # --clusters / --cluster-by: the summary.json entry
+    samples: pd.DataFrame | None = None  # pass rates over m samples: the between / within split per model
     items: ItemReport | None = None  # the item screen, where the answers and keys are known
 
     def verdicts(self) -> pd.DataFrame:

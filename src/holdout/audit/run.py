@@ -198,6 +198,12 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         out["adversarial"] = adversarial_summary(result.adversarial)
     if result.adaptive is not None:
         out["adaptive"] = adaptive_summary(result.adaptive)
+    if result.clusters is not None:
+        out["clusters"] = result.clusters
+    if result.samples is not None:
+        from holdout.audit.samples import samples_entry
+
+        out["samples"] = samples_entry(result.samples)
     if result.items is not None:
         out["items"] = items_summary(result.items)
     if result.inputs:
@@ -316,6 +322,8 @@ def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = N
         pd.DataFrame([summary["rvw"]]).drop(columns="verdict").to_csv(out / "rvw.csv", index=False)
     if result.best_of_n:
         best_of_n_table(result.best_of_n).to_csv(out / "best_of_n.csv", index=False)
+    if result.samples is not None:
+        result.samples.to_csv(out / "samples.csv", index=False)
     if result.similarity is not None:
         pd.DataFrame([asdict(result.similarity.summary)]).to_csv(out / "similarity_summary.csv", index=False)
     if result.items is not None:

@@ -46,8 +46,9 @@ def accuracy_verdict(
     if pairs is not None:
         tied = int(pairs.ranks["tied_with_best"].sum()) - 1
         text += (
-            f"{tied} other model(s) are not significantly worse than the best ({pairs.test_words}, Holm over the "
-            f"{len(acc) - 1} comparisons, alpha = {pairs.alpha:g}). "
+            f"{tied} other model(s) are not significantly worse than the best "
+            f"({pairs.tied_test or pairs.test_words}, Holm over the {len(acc) - 1} comparisons, "
+            f"alpha = {pairs.alpha:g}). "
         )
     return text + (
         f"{overlap} other model(s) have {100 * (1 - alpha):.0f}% intervals overlapping the best's: a conservative "
