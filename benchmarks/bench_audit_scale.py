@@ -115,9 +115,11 @@ def main() -> None:
     print(json.dumps(r, indent=2))
     if args.record:
         path = REPO / "docs" / "measurements" / "audit_scale.json"
-        data = json.loads(path.read_text()) if path.is_file() else {}
+        data = json.loads(path.read_text()) if path.is_file() else {"what": __doc__.splitlines()[0], "runs": {}}
         machine = {"cpu": _cpu_name(), "cores": os.cpu_count()}
-        data[args.record] = r | {"date": datetime.date.today().isoformat(), "machine": machine}
+        today = datetime.date.today().isoformat()
+        data["runs"][args.record] = r | {"date": today, "machine": machine}
+        data |= {"date": today, "machine": machine, "load": r["load"], "command": " ".join(sys.argv)}
         path.write_text(json.dumps(data, indent=2) + "\n")
         print(f"wrote {path.relative_to(REPO)}")
 

@@ -4,10 +4,10 @@ source or a template are not independent draws (Miller 2024, "Adding error bars 
 With clusters the accuracy table gains ``se``, ``se_clustered`` (the finite-cluster form, in the unit
 of its accuracy column) and ``design_effect``; the pairs table ``se_diff``, ``se_diff_clustered``,
 ``p_clustered`` and ``clustered_test`` (normal from 30 clusters, the cluster sign-flip randomization
-test below: [`holdout.audit.lenses._common`][holdout.audit.lenses._common]); ``summary.json`` gains
+test below: ``holdout.audit.lenses._common``); ``summary.json`` gains
 ``clusters`` (how many, from where, which form) and the report one labelled line. Without them the
 audit is unchanged. The file is read as ``holdout power`` reads it
-([`holdout.commands._shared`][holdout.commands._shared]), stricter: an id that is not an item is
+(``holdout.commands._shared``), stricter: an id that is not an item is
 refused (a file for another test set), as is an item without a cluster.
 """
 
