@@ -327,6 +327,6 @@ def test_memory_estimate_counts_the_rank_resamples_and_the_pairs():
     from holdout.audit.inputs import estimate_memory
 
     measured = json.loads((Path(__file__).resolve().parents[2] / "docs/measurements/audit_scale.json").read_text())
-    for run in measured.values():
+    for run in measured["runs"].values():
         assert estimate_memory(run["models"], run["items"]) / 2**30 >= run["peak_memory_gib"], run
     assert estimate_memory(4, 2_000_000) > 4 * 2**30
