@@ -72,6 +72,7 @@ def test_matrix_with_clusters_against_an_independent_computation(clustered, matr
     assert "Clustered items (measured): 12 clusters from" in report and "bootstrap over whole clusters" in report
 
 
+@pytest.mark.slow  # over a second of the fast loop; the lines it checks stay covered by fast tests beside it
 def test_without_clusters_only_the_named_outputs_change(tmp_path, matrix, clustered) -> None:
     plain = tmp_path / "plain"
     assert main(["audit", str(matrix[0]), "--correctness", *FAST, "--out", str(plain)]) == 0  # the old spelling

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from logfiles import lmeval_run
 
 from holdout.audit.cli import main
@@ -65,6 +66,7 @@ def mc_row(doc_id: int, chosen: int, key: int) -> dict:
     }
 
 
+@pytest.mark.slow  # over a second of the fast loop; the lines it checks stay covered by fast tests beside it
 def test_lmeval_logs_audit_writes_items_csv(tmp_path):
     rng = np.random.default_rng(1)
     keys = rng.integers(0, 3, 20)
