@@ -208,3 +208,27 @@ def test_bounds_say_the_eps_for_1_10_100_models(tmp_path: Path, capsys) -> None:
     assert one < ten < hundred
     if all(r["union"] == 0 for r in b["supported"]):
         assert not (tmp_path / "a" / "testable_models.png").exists()
+
+
+# ---------------------------------------------------------------- configuration drift
+
+
+def test_config_drift_within_a_model_listed_and_flagged(tmp_path: Path, capsys) -> None:
+    """Two runs of one model, 0-shot and 5-shot: logs.csv lists the key per run and the report flags it."""
+    rng = np.random.default_rng(6)
+    folder = tmp_path / "logs"
+    for stamp, shots in (("2025-01-02T03-04-05.678901", 0), ("2025-02-03T03-04-05.678901", 5)):
+        rows = [row(i, acc=float(h)) for i, h in enumerate(rng.integers(0, 2, 30))]
+        path = lmeval_run(folder / f"run{shots}", "arc_easy", rows, model="org/m", stamp=stamp)
+        results = path.with_name(f"results_{stamp}.json")
+        results.write_text(
+            json.dumps({"results": {"arc_easy": {}}, "model_name": "org/m", "n-shot": {"arc_easy": shots}})
+        )
+    other = [row(i, acc=float(h)) for i, h in enumerate(rng.integers(0, 2, 30))]
+    lmeval_run(folder / "other", "arc_easy", other, model="org/other")
+    rc, out, err = _run(["--logs", str(folder), "--out", str(tmp_path / "a")], capsys)
+    assert rc == 0, err
+    logs = pd.read_csv(tmp_path / "a" / "logs.csv").fillna("")
+    assert list(logs.loc[logs["model"] == "org/m", "config_differs"]) == ["n_shot", "n_shot"]
+    page = (tmp_path / "a" / "report.html").read_text()
+    assert "runs of org/m differ in configuration: n_shot" in page
