@@ -37,6 +37,8 @@ Inputs, outputs and plumbing
 - ``holdout.tables``       one table writer (CSV + Markdown) and the number formats of the papers.
 - ``holdout.runlog``       logging and timing helpers for the workflow scripts.
 - ``holdout.docs_schema``  the documentation site's configuration page, generated from config/schema.yaml.
+- ``holdout.cli``          the ``holdout`` command: ``holdout COMMAND ...``, one line per command.
+- ``holdout.plan_cli``     ``holdout plan``: every training job of a set of config files.
 """
 
 __version__ = "0.1.0"

@@ -158,7 +158,7 @@ def test_bad_input_stops_with_one_line(tmp_path, capsys):
 def test_help_lists_options_with_defaults(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "250")  # one line per option
     with pytest.raises(SystemExit) as exc:
-        main(["audit", "--help"])
+        main(["audit", "predictions", "--help"])
     assert exc.value.code == 0
     text = capsys.readouterr().out
     for option, default in (

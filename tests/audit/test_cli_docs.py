@@ -76,13 +76,13 @@ def test_markdown_row_names_option_meaning_and_default():
 )
 def test_grouping_changes_no_parsing(argv):
     """The same command lines parse to the same values as a parser built without the regrouping."""
-    import holdout.audit.cli as cli
+    import holdout.audit.parser as parser
 
     grouped = vars(build_parser().parse_args(argv))
-    orig = cli.group_options
+    orig = parser.group_options
     try:
-        cli.group_options = lambda p: None
+        parser.group_options = lambda p: None
         plain = vars(build_parser().parse_args(argv))
     finally:
-        cli.group_options = orig
+        parser.group_options = orig
     assert grouped == plain

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from holdout.audit import accuracy_table
+from holdout.audit import output as audit_output
 from holdout.audit import run as audit_run
 from holdout.audit.cli import main
 
@@ -94,7 +95,7 @@ def _interrupt_after(module, name: str, monkeypatch) -> None:
     ("kind", "module", "name"),
     [
         ("correctness", audit_run, "_write_figures"),
-        ("correctness", audit_run, "write_contamination"),  # the last lens, just before summary.json
+        ("correctness", audit_output, "write_contamination"),  # the last lens, just before summary.json
         ("accuracies", accuracy_table, "write_table"),
     ],
 )

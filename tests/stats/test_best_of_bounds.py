@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from holdout.bounds import union_bound_probability
-from holdout.stats.ranks import PLUG_IN, best_of_n_bounds, least_favourable_plug_ins, pairwise_similarity
+from holdout.bounds.eps import best_of_n_bounds
+from holdout.stats.ranks import PLUG_IN, least_favourable_plug_ins, pairwise_similarity
 
 
 def _variants() -> np.ndarray:

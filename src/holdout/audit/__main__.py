@@ -2,6 +2,6 @@
 
 import sys
 
-from holdout.audit.cli import main
+from holdout.cli import main
 
 sys.exit(main(["audit", *sys.argv[1:]]))

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
+from holdout.audit.options import SCALES
 from holdout.audit.page import (
     Glance,
     count,
@@ -37,9 +38,6 @@ from holdout.leaderboards.correctness import separator_hint, text_problem
 from holdout.leaderboards.outputs import write_table
 
 __all__ = ["OFF_LINE_RATIO", "SCALES", "accuracy_scale", "read_accuracy_table", "run_accuracy_table", "table_verdict"]
-
-#: the units ``--scale`` names: 75 = 75% (percent) or 0.75 = 75% (fraction)
-SCALES = ("percent", "fraction")
 
 
 def accuracy_scale(v: np.ndarray, models: list[str], columns: list[str], source: str, scale: str | None) -> np.ndarray:

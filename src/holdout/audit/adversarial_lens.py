@@ -29,7 +29,7 @@ from holdout.adversarial.translations_file import (
     check_matches,
     read_translations,
 )
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
 from holdout.stats import holm

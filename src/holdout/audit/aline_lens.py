@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.contamination.aline import aline
 from holdout.data import DataError
 from holdout.data.user import read_user_predictions

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.audit.bounds_eps import eps_needed
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.stats.ranks import best_of_n_resampled
 
 __all__ = [

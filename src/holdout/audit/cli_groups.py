@@ -1,7 +1,7 @@
 """The shape of ``holdout audit --help``: its options grouped by input kind, and the same groups as the
 markdown tables of ``docs/audit.md`` (written by ``benchmarks/update_cli_docs.py``).
 
-The options are added by several modules (cli, leaderboard_cli, logs_cli, reference_lens); ``group_options``
+The options are added by parser and options (leaderboard, logs, reference); ``group_options``
 moves each into its group afterwards, so no option's name, default or behaviour changes. An option not
 listed in GROUPS lands in the last group, "other options", and so still shows in --help and the docs.
 """

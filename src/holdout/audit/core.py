@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.audit.bounds_eps import SupportedModels, eps_needed, supported_models
+from holdout.audit.errors import MAX_SEARCH_SIZE, AuditError, check_open_unit
 from holdout.bounds.study import testable_model_counts
 from holdout.cifar10_1.recht import table1, table4
 from holdout.data.core import DataError, convert_user_predictions, read_user_labels
@@ -65,23 +66,6 @@ __all__ = [
     "selection_bits",
     "similarity_lens",
 ]
-
-
-#: largest --search-size G (ceil(log2 G) <= 997 bits; beyond, G is not a float)
-MAX_SEARCH_SIZE = 10**300
-
-
-class AuditError(ValueError):
-    """Bad audit input; the message is one line naming the file (or option) and the problem."""
-
-
-def check_open_unit(name: str, value: float) -> float:
-    """``value`` as a float when it lies in the open interval (0, 1), else
-    [`AuditError`][holdout.audit.core.AuditError]."""
-    v = float(value)
-    if not 0.0 < v < 1.0:
-        raise AuditError(f"{name} must lie in (0, 1), got {value}")
-    return v
 
 
 # ---------------------------------------------------------------------------

@@ -18,10 +18,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from holdout.audit.applicable import _adaptive_or_reason, _bounds_or_reason
 from holdout.audit.best_of import best_of_n_lens
 from holdout.audit.core import AuditError, RvwLens, SimilarityLens
+from holdout.audit.output import contamination_entry
 from holdout.audit.pairs_lens import PairsLens, pairs_lens
-from holdout.audit.run import AuditOptions, AuditResult, _adaptive_or_reason, _bounds_or_reason, contamination_entry
+from holdout.audit.result import AuditOptions, AuditResult
 from holdout.audit.verdicts import contamination_verdict
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
 from holdout.leaderboards.dates import parse_date, read_dates_utc

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.core import AuditError
+from holdout.audit.errors import AuditError
 from holdout.data.core import DataError, read_user_labels
 from holdout.predictions import Predictions, PredictionsError
 

@@ -17,33 +17,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from holdout.audit.core import AuditError
+from holdout.audit.cli_checks import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
 from holdout.audit.correctness import correctness_result
-from holdout.audit.leaderboard_cli import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
+from holdout.audit.errors import AuditError
+from holdout.audit.options import add_logs_arguments
 from holdout.audit.output import atomic_folder
 from holdout.audit.run import _write_all
 from holdout.leaderboards import Contamination, CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date, read_dates
-from holdout.logs import FORMATS, LogError, LogMatrix, read_logs
+from holdout.logs import LogError, LogMatrix, read_logs
 
 __all__ = ["add_logs_arguments", "logs_summary", "run_logs_audit"]
-
-
-def add_logs_arguments(p: argparse.ArgumentParser) -> None:
-    """``--logs`` and what chooses among the runs, metrics and filters of the logs."""
-    g = p.add_argument_group("evaluation logs (lm-eval, Inspect, HELM, Every Eval Ever, EvalPlus, LiveCodeBench)")
-    g.add_argument(
-        "--logs",
-        nargs="+",
-        metavar="PATH",
-        help="audit the per-item results in these evaluation logs (files, folders searched recursively, or "
-        "globs), aligned by item id into a K x n correctness matrix",
-    )
-    g.add_argument("--format", choices=list(FORMATS), help="read every log as this format (default: from content)")
-    g.add_argument("--task", help="audit the runs of this task only (needed when the logs hold several)")
-    g.add_argument("--metric", help="the per-item metric or scorer to read (needed when a log has several)")
-    g.add_argument("--filter", help="the lm-eval filter (or HELM split) to read (needed when a log has several)")
-    g.add_argument("--strict", action="store_true", help="refuse items missing from some runs instead of dropping them")
 
 
 def _read(args: argparse.Namespace) -> LogMatrix:

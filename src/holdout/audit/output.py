@@ -20,9 +20,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from holdout.audit.core import AuditError
+from holdout.audit import verdicts
+from holdout.audit.errors import AuditError
+from holdout.leaderboards.dates import Contamination
+from holdout.leaderboards.outputs import write_contamination
 
-__all__ = ["MANIFEST", "atomic_folder", "check_owned_out", "foreign_files", "manifest_files"]
+__all__ = ["MANIFEST", "atomic_folder", "check_owned_out", "contamination_entry", "foreign_files", "manifest_files"]
 
 #: the file listing every file one run wrote, relative to its folder
 MANIFEST = ".holdout-manifest.json"
@@ -141,3 +144,11 @@ def _swap(tmp: Path, out: Path) -> Path | None:
         return holder
     shutil.rmtree(holder.parent, ignore_errors=True)
     return None
+
+
+def contamination_entry(c: Contamination, source: str, out: Path) -> dict[str, object]:
+    """``contamination.{png,pdf,csv,json}`` and ``contamination_line.csv`` in ``out``; returns the
+    ``contamination`` entry of ``summary.json`` with its verdict."""
+    entry = write_contamination(c, out / "contamination.png", f"{Path(source).name}: split {c.split}")
+    entry |= {"dates": "; ".join(c.notes)} if c.notes else {}  # the format read, UTC offsets converted
+    return entry | {"verdict": verdicts.contamination_verdict(entry)}

@@ -13,6 +13,7 @@ worst ``MAX_ROWS // 2`` and says on the figure that the rest are in ``accuracy.c
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -23,9 +24,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
-from holdout.audit.core import BoundsLens
 from holdout.cifar10_1.plots import plot_new_vs_original
 from holdout.plotting import plain_log_axis
+
+if TYPE_CHECKING:
+    from holdout.audit.core import BoundsLens
 
 __all__ = ["MAX_ROWS", "plot_accuracies", "plot_new_vs_original", "plot_testable_models", "short_label"]
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit.core import AuditError
-from holdout.audit.correctness import load_correctness
+from holdout.audit.errors import AuditError
+from holdout.audit.options import add_reference_arguments
+from holdout.audit.readers.matrix import load_correctness
 from holdout.contamination.reference import (
-    FITS,
     MIN_REFERENCE_MODELS,
     ReferenceLens,
     binomial_draws,
@@ -39,37 +39,6 @@ __all__ = [
     "run_item_reference_lens",
     "run_reference_lens",
 ]
-
-
-def add_reference_arguments(g: argparse._ArgumentGroup) -> None:
-    """``--reference-models``, ``--fit``, ``--chance``, ``--n-bootstrap`` (with ``--accuracies``)."""
-    g.add_argument(
-        "--reference-models",
-        metavar="FILE",
-        help="with --accuracies: one model name per line, the reference models (>= 5) of ConStat's test, or "
-        "column:NAME, the rows whose NAME column says 'reference'; --columns is then REFERENCE BENCHMARK and every "
-        "other model is tested (writes reference_lens.csv)",
-    )
-    g.add_argument(
-        "--fit",
-        choices=FITS,
-        help="curve through the reference models: spline (default; ConStat's smoothing spline with the "
-        "random-guess point) or probit (our line on chance-normalised probit axes)",
-    )
-    g.add_argument(
-        "--chance",
-        nargs=2,
-        type=float,
-        metavar=("R", "B"),
-        help="random-guess accuracy (fraction) on the reference benchmark and on the benchmark (default 0 0)",
-    )
-    g.add_argument("--n-bootstrap", type=int, help="bootstrap replicates of the reference lens (default 1000)")
-    g.add_argument(
-        "--reference-correctness",
-        metavar="FILE",
-        help="with --correctness and --reference-models: the same models' correctness matrix on the reference "
-        "benchmark: the reference lens with ConStat's item bootstrap (PREDICTIONS is the benchmark's matrix)",
-    )
 
 
 def _names_from_column(spec: str, accuracies: str | None) -> list[str]:

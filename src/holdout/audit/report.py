@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from holdout.audit import page
 from holdout.audit.adaptive_lens import adaptive_report_table
 from holdout.audit.page import Glance
-from holdout.audit.result import AuditResult
+
+if TYPE_CHECKING:
+    from holdout.audit.result import AuditResult
 
 __all__ = ["glance_lines", "render_report", "render_summary_md"]
 

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from holdout.audit import verdicts
-from holdout.audit.adaptive_lens import AdaptiveLens
-from holdout.audit.adversarial_lens import AdversarialLens
-from holdout.audit.best_of import BestOfN
-from holdout.audit.core import AuditError, BoundsLens, NewSetLens, RvwLens, SimilarityLens, check_open_unit
+from holdout.audit.errors import AuditError, check_open_unit
 from holdout.audit.pairs_lens import PairsLens, pairs_verdict
-from holdout.leaderboards.dates import Contamination
+
+if TYPE_CHECKING:
+    from holdout.audit.adaptive_lens import AdaptiveLens
+    from holdout.audit.adversarial_lens import AdversarialLens
+    from holdout.audit.best_of import BestOfN
+    from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
 

@@ -11,33 +11,29 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from holdout.audit import plots, verdicts
-from holdout.audit.adaptive_lens import AUDIT_PARAMS, AdaptiveLens, adaptive_lens, adaptive_summary, write_adaptive
+from holdout.audit.adaptive_lens import adaptive_summary, write_adaptive
 from holdout.audit.adversarial_lens import adversarial_lens, adversarial_summary, write_adversarial
+from holdout.audit.applicable import _adaptive_or_reason, _bounds_or_reason
 from holdout.audit.best_of import best_of_n_lens, best_of_n_summary, best_of_n_table
 from holdout.audit.core import (
-    BoundsLens,
     accuracy_lens,
     align_models,
-    bounds_lens,
     new_set_lens,
     rvw_lens,
     similarity_lens,
 )
-from holdout.audit.output import atomic_folder, check_owned_out
+from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
 from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
-from holdout.leaderboards.dates import Contamination
-from holdout.leaderboards.outputs import write_contamination
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
-from holdout.similarity.core import SimilaritySummary
 from holdout.similarity.plots import (
     plot_covering_numbers,
     plot_difficulty,
@@ -135,43 +131,6 @@ def run_audit(
         pairs=pairs,
         best_of_n=best_of,
     )
-
-
-def _bounds_or_reason(
-    preds: Predictions, summary: SimilaritySummary, options: AuditOptions
-) -> tuple[BoundsLens | None, str]:
-    """The bounds lens, or None and why it does not apply (degenerate but valid inputs)."""
-    acc, sim = summary.mean_accuracy, summary.mean_similarity
-    if acc >= 1.0 or acc <= 0.0:
-        return None, (
-            f"every model is {'right' if acc >= 1 else 'wrong'} on every test point (mean accuracy "
-            f"{100 * acc:.0f}%): the bounds need an error rate strictly between 0 and 1"
-        )
-    if sim >= 1.0:
-        return None, "the models make identical mistakes (similarity 1): identical models can be tested without limit"
-    try:
-        lens = bounds_lens(preds.num_examples, acc, sim, options.eps, options.delta, preds.num_models)
-    except OverflowError:
-        return None, (
-            f"the models are nearly identical (mean similarity {sim:.6f}): the number of testable models is "
-            "beyond 2^1020, as good as unlimited"
-        )
-    return lens, ""
-
-
-def _adaptive_or_reason(preds: Predictions) -> tuple[AdaptiveLens | None, list[str] | str]:
-    """The adaptive lens with the ensembles shrunk to K models where K is below the subset size
-    (a note says so), or None and why it does not apply."""
-    if preds.num_models < 2:
-        return None, "the audit holds 1 model (the attacks combine or select among several)"
-    params, notes = AUDIT_PARAMS, []
-    if preds.num_models < params.subset_size:
-        params = replace(params, subset_size=preds.num_models)
-        notes.append(
-            f"Adaptive analyst: the selective-ensembling attack votes over all {preds.num_models} models "
-            f"(fewer than its usual {AUDIT_PARAMS.subset_size} per ensemble)."
-        )
-    return adaptive_lens(preds, params), notes
 
 
 def _json_safe(value: object) -> object:
@@ -332,14 +291,6 @@ def write_audit(
     with atomic_folder(out, on_fail, on_kept) as folder:
         summary = _write_all(result, folder)
     return summary
-
-
-def contamination_entry(c: Contamination, source: str, out: Path) -> dict[str, object]:
-    """``contamination.{png,pdf,csv,json}`` and ``contamination_line.csv`` in ``out``; returns the
-    ``contamination`` entry of ``summary.json`` with its verdict."""
-    entry = write_contamination(c, out / "contamination.png", f"{Path(source).name}: split {c.split}")
-    entry |= {"dates": "; ".join(c.notes)} if c.notes else {}  # the format read, UTC offsets converted
-    return entry | {"verdict": verdicts.contamination_verdict(entry)}
 
 
 def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = None) -> dict[str, object]:

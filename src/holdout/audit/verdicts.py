@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from holdout.audit.bounds_eps import K_CAP
-from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
-from holdout.audit.pairs_lens import PairsLens
+
+if TYPE_CHECKING:
+    from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.audit.pairs_lens import PairsLens
 
 __all__ = [
     "accuracy_verdict",

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_probability
+from holdout.stats.ranks import PLUG_IN
 
-__all__ = ["K_CAP", "EpsNeeded", "eps_needed", "smallest_eps"]
+__all__ = ["K_CAP", "BestOfNBounds", "EpsNeeded", "best_of_n_bounds", "eps_needed", "smallest_eps"]
 
 #: the k searches of the bounds stop here; a count of K_CAP reads "at least 2^1020 models"
 K_CAP = float(2**1020)
@@ -86,3 +87,40 @@ def eps_needed(n: int, error: float, similarity: float, models: int, delta: floa
     sim = smallest_eps(lambda e: _count(similarity_bound_k, eps=e, **kw) >= models, lo, union, tol)
     nb = smallest_eps(lambda e: _count(naive_bayes_bound_k, eps=e, **kw) >= models, lo, union, tol)
     return EpsNeeded(int(models), union, sim, nb)
+
+
+@dataclass(frozen=True)
+class BestOfNBounds:
+    """How far the best of ``variants`` tries on ``n`` items can exceed its population accuracy with
+    probability 1 - ``delta`` (fractions of accuracy), each number with its label: ``union`` (bound
+    (2) at k = N and ``error``) and ``similarity_bound`` (bound (3)+(8) at ``error`` and
+    ``similarity``; None below the independent-errors similarity, where it does not apply)."""
+
+    variants: int
+    n: int
+    error: float
+    similarity: float
+    union: float
+    union_label: str
+    similarity_bound: float | None
+    similarity_label: str
+    delta: float
+
+
+def best_of_n_bounds(
+    n: int, variants: int, error: float, similarity: float, delta: float = 0.05, *, pass_rates: bool = False
+) -> BestOfNBounds:
+    """Mania et al.'s (2019) union bound (2) and similarity bound (3)+(8) for the best of ``variants``
+    at the plug-in ``error`` and ``similarity`` (from
+    [`least_favourable_plug_ins`][holdout.stats.ranks.least_favourable_plug_ins] when the variants'
+    results are at hand): the smallest eps with failure probability at most ``delta``, to 1/(2n).
+    Labels: "theorem at plug-in values" (the bounds are theorems for N models at that common error
+    and at least that pairwise similarity; the values are measured), the similarity bound of pass
+    rates a "heuristic" (expected agreement in place of agreement)."""
+    if variants < 2:
+        raise ValueError(f"the best of N needs N >= 2 variants, got {variants}")
+    need = eps_needed(int(n), float(error), float(similarity), int(variants), float(delta))
+    sim_label = "heuristic at plug-in values (pass rates: expected agreement)" if pass_rates else PLUG_IN
+    return BestOfNBounds(
+        int(variants), int(n), float(error), float(similarity), need.union, PLUG_IN, need.similarity, sim_label, delta
+    )

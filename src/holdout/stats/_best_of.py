@@ -6,7 +6,7 @@ null that all N have the same true accuracy mu, the selected score exceeds mu by
 max_i (acc_i - mu_i); resampling the items (the same draw for every variant, so their correlation is
 kept) estimates the distribution of that maximum. The bounds of Mania et al. (2019) on the same
 quantity are theorems for N models that share one error rate and whose every pair has at least a
-given similarity; [`best_of_n_bounds`][holdout.stats.ranks.best_of_n_bounds] evaluates them at the
+given similarity; [`best_of_n_bounds`][holdout.bounds.eps.best_of_n_bounds] evaluates them at the
 least favourable values the variants show (the error closest to 1/2, the least similar pair), which
 makes them theorems at plug-in values, not theorems about the unknown population values.
 """
@@ -21,9 +21,7 @@ from holdout.stats._ranks import _bootstrap_deviations
 
 __all__ = [
     "PLUG_IN",
-    "BestOfNBounds",
     "BestOfNResampled",
-    "best_of_n_bounds",
     "best_of_n_resampled",
     "least_favourable_plug_ins",
     "pairwise_similarity",
@@ -86,42 +84,3 @@ def least_favourable_plug_ins(x: np.ndarray) -> tuple[float, float]:
     error = float(errors[np.argmin(np.abs(errors - 0.5))])
     sim = pairwise_similarity(x)[np.triu_indices(x.shape[0], k=1)]
     return min(max(error, 0.5 / n), 1 - 0.5 / n), float(sim.min())
-
-
-@dataclass(frozen=True)
-class BestOfNBounds:
-    """How far the best of ``variants`` tries on ``n`` items can exceed its population accuracy with
-    probability 1 - ``delta`` (fractions of accuracy), each number with its label: ``union`` (bound
-    (2) at k = N and ``error``) and ``similarity_bound`` (bound (3)+(8) at ``error`` and
-    ``similarity``; None below the independent-errors similarity, where it does not apply)."""
-
-    variants: int
-    n: int
-    error: float
-    similarity: float
-    union: float
-    union_label: str
-    similarity_bound: float | None
-    similarity_label: str
-    delta: float
-
-
-def best_of_n_bounds(
-    n: int, variants: int, error: float, similarity: float, delta: float = 0.05, *, pass_rates: bool = False
-) -> BestOfNBounds:
-    """Mania et al.'s (2019) union bound (2) and similarity bound (3)+(8) for the best of ``variants``
-    at the plug-in ``error`` and ``similarity`` (from
-    [`least_favourable_plug_ins`][holdout.stats.ranks.least_favourable_plug_ins] when the variants'
-    results are at hand): the smallest eps with failure probability at most ``delta``, to 1/(2n).
-    Labels: "theorem at plug-in values" (the bounds are theorems for N models at that common error
-    and at least that pairwise similarity; the values are measured), the similarity bound of pass
-    rates a "heuristic" (expected agreement in place of agreement)."""
-    from holdout.bounds.eps import eps_needed
-
-    if variants < 2:
-        raise ValueError(f"the best of N needs N >= 2 variants, got {variants}")
-    need = eps_needed(int(n), float(error), float(similarity), int(variants), float(delta))
-    sim_label = "heuristic at plug-in values (pass rates: expected agreement)" if pass_rates else PLUG_IN
-    return BestOfNBounds(
-        int(variants), int(n), float(error), float(similarity), need.union, PLUG_IN, need.similarity, sim_label, delta
-    )

@@ -18,8 +18,8 @@ Best of N
 - [`best_of_n_resampled`][holdout.stats.ranks.best_of_n_resampled] /
   [`BestOfNResampled`][holdout.stats.ranks.BestOfNResampled]  the inflation of the best of N variants under equal
   true accuracies, by resampling items (measured).
-- [`best_of_n_bounds`][holdout.stats.ranks.best_of_n_bounds] / [`BestOfNBounds`][holdout.stats.ranks.BestOfNBounds]
-  Mania et al.'s union and similarity bounds for the best of N, at plug-in values.
+- Mania et al.'s union and similarity bounds for the best of N at plug-in values:
+  [`best_of_n_bounds`][holdout.bounds.eps.best_of_n_bounds] in holdout.bounds (stats imports no study).
 - [`least_favourable_plug_ins`][holdout.stats.ranks.least_favourable_plug_ins] /
   [`pairwise_similarity`][holdout.stats.ranks.pairwise_similarity]  the error closest to 1/2 and the least similar
   pair of the variants.
@@ -27,9 +27,7 @@ Best of N
 
 from holdout.stats._best_of import (
     PLUG_IN,
-    BestOfNBounds,
     BestOfNResampled,
-    best_of_n_bounds,
     best_of_n_resampled,
     least_favourable_plug_ins,
     pairwise_similarity,
@@ -46,9 +44,7 @@ from holdout.stats._ranks import (
 
 __all__ = [
     "PLUG_IN",
-    "BestOfNBounds",
     "BestOfNResampled",
-    "best_of_n_bounds",
     "least_favourable_plug_ins",
     "pairwise_similarity",
     "RankSets",

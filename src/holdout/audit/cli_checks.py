@@ -1,0 +1,116 @@
+"""What the leaderboard and logs audits check of their options before any work: the lens options,
+options that do not apply to the input, an owned and writable ``--out``."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from holdout.audit.core import selection_bits
+from holdout.audit.errors import AuditError
+from holdout.audit.inputs import check_out_dir
+from holdout.audit.output import check_owned_out
+from holdout.audit.result import AuditOptions
+
+__all__ = ["typed_options"]
+
+
+def _options(args: argparse.Namespace) -> AuditOptions:
+    """The lens options (--search-size parsed by the CLI; --rvw-C checked as in the predictions audit)."""
+    search_size = args.search_size
+    if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
+        raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
+    bits, detail = (None, "")
+    if args.rvw_description is not None or search_size is not None:
+        bits, detail = selection_bits(args.rvw_description, search_size)
+    lenses = args.lenses.split(",") if isinstance(args.lenses, str) else args.lenses
+    return AuditOptions(
+        eps=args.eps,
+        delta=args.delta,
+        alpha=args.alpha,
+        band_level=args.band_level,
+        lenses=tuple(x.strip() for x in lenses if x.strip()),
+        rvw_bits=bits,
+        rvw_detail=detail,
+        rvw_C=args.rvw_C,
+        selected=args.selected,
+        adaptive=bool(getattr(args, "adaptive", False)),
+        mid_p=bool(getattr(args, "mid_p", False)),
+        rank_resamples=getattr(args, "rank_resamples", 1000),
+        variants=getattr(args, "variants", None),
+        families=getattr(args, "families", None),
+    )
+
+
+def _note(text: str) -> None:
+    print(f"holdout audit: note: {text}", file=sys.stderr)
+
+
+def _owned_out(args: argparse.Namespace, inputs: list[str | None]) -> Path:
+    """``--out`` checked before any work: not holding an input, no foreign files (unless --force), writable."""
+    given = [x for x in (*inputs, args.rvw_description) if x]
+    out = check_owned_out(args.out, given, force=args.force)
+    check_out_dir(out)
+    return out
+
+
+#: options of the predictions audit that neither leaderboard input reads (option, argparse name)
+_PREDICTIONS_ONLY = (
+    ("--labels", "labels"),
+    ("--new-predictions", "new_predictions"),
+    ("--new-labels", "new_labels"),
+    ("--translations", "translations"),
+    ("--scores", "scores"),
+    ("--topk", "topk"),
+    ("--num-classes", "num_classes"),
+)
+
+
+#: options of the correctness audit that an accuracy table has no use for
+_NOT_FOR_TABLES = (
+    ("--item-dates", "item_dates"),
+    ("--model-dates", "model_dates"),
+    ("--split", "split"),
+    ("--date-format", "date_format"),
+    ("--samples", "samples"),
+    ("--rows", "rows"),
+    ("--lenses", "lenses"),
+    ("--eps", "eps"),
+    ("--delta", "delta"),
+    ("--rvw-C", "rvw_C"),
+)
+
+#: options of the accuracy-table audit that a correctness matrix has no use for
+_TABLES_ONLY = (("--columns", "columns"), ("--sizes", "sizes"), ("--scale", "scale"))
+
+
+def typed_options(make_parser: Callable[[], argparse.ArgumentParser], argv: list[str] | None) -> frozenset[str]:
+    """The destinations of the options typed in ``argv`` (``argv`` parsed again with every default
+    suppressed), so that an option given at its default value is told from one not given."""
+    parser = make_parser()
+    stack = [parser]
+    while stack:
+        for action in stack.pop()._actions:
+            action.default = argparse.SUPPRESS
+            if isinstance(action, argparse._SubParsersAction):
+                stack.extend(action.choices.values())
+    return frozenset(vars(parser.parse_args(argv)))
+
+
+def _typed(args: argparse.Namespace, name: str) -> bool:
+    """Whether option ``name`` was typed (``args.typed`` from the CLI; else: set to something true)."""
+    typed = getattr(args, "typed", None)
+    return name in typed if typed is not None else bool(getattr(args, name, None))
+
+
+def _refuse_unused(args: argparse.Namespace, mode: str, extra: tuple[tuple[str, str], ...] = ()) -> None:
+    """An option that does not apply to ``mode`` is refused in one line, not ignored."""
+    given = [opt for opt, name in _PREDICTIONS_ONLY if getattr(args, name, None)]
+    if given:
+        raise AuditError(f"{', '.join(given)}: not read by {mode} (options of the predictions audit); leave them out")
+    given = [opt for opt, name in extra if _typed(args, name)]
+    if given:
+        raise AuditError(f"{', '.join(given)}: not read by {mode}; leave them out")

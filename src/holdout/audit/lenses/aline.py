@@ -1,0 +1,26 @@
+"""Agreement on the line (Baek et al. 2022): each model's accuracy on a newer, unlabeled test set
+estimated from the models' agreement there (``evidence.new``; its labels, when there, give the errors)."""
+
+from __future__ import annotations
+
+from holdout.audit.aline_lens import MIN_MODELS
+from holdout.audit.evidence import Evidence, LensResult
+from holdout.audit.result import AuditOptions
+from holdout.contamination.aline import aline
+
+__all__ = ["lens"]
+
+
+def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
+    """One row per model (original accuracy, the ALine-S and ALine-D estimates); None without
+    predictions on both sets or with fewer models than the line needs."""
+    new = e.new
+    if e.predictions is None or new is None or new.answers is None or len(e.model_ids) < MIN_MODELS:
+        return None
+    p = e.predictions
+    r = aline(p.model_names, p.predictions, p.labels, new.answers, new.keys)
+    verdict = (
+        f"Agreement on the line estimates the {len(e.model_ids)} models' accuracy on the newer set from their "
+        f"agreement there (slope {r.agreement.slope:.2f}, R^2 {r.agreement.r2:.2f} on probit axes): a heuristic."
+    )
+    return LensResult("aline", "heuristic", verdict, r.models, r)

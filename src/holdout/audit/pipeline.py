@@ -1,0 +1,106 @@
+"""The audit of one command line: ``--logs``, ``--correctness`` / ``--accuracies``, or predictions (the
+three input kinds of ``holdout audit``), from parsed options to the written ``--out`` folder."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+
+from holdout.audit.aline_lens import read_unlabeled, write_aline
+from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, align_models, selection_bits
+from holdout.audit.inputs import chance_warnings, check_memory, check_out_dir, peek_shape, user_input
+from holdout.audit.leaderboard_cli import run_leaderboard_audit
+from holdout.audit.logs_cli import run_logs_audit
+from holdout.audit.output import atomic_folder, check_owned_out
+from holdout.audit.readers.predictions import is_npz, load_predictions_input, new_set_args
+from holdout.audit.run import AuditOptions, _write_all, run_audit, write_audit
+
+__all__ = ["audit_from_args", "search_size"]
+
+
+def _names(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
+    args.search_size = search_size(args.search_size)  # one check for every input
+    if (logs := run_logs_audit(args, on_fail)) is not None:
+        return logs
+    if (leaderboard := run_leaderboard_audit(args, on_fail)) is not None:
+        return leaderboard
+    if args.predictions is None:
+        raise AuditError("give the PREDICTIONS file (or --accuracies TABLE.csv)")
+    size = search_size(args.search_size)
+    if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
+        raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
+    bits, detail = (None, "")
+    if args.rvw_description is not None or size is not None:
+        bits, detail = selection_bits(args.rvw_description, size)
+    options = AuditOptions(
+        eps=args.eps,
+        delta=args.delta,
+        alpha=args.alpha,
+        band_level=args.band_level,
+        lenses=tuple(_names(args.lenses) if isinstance(args.lenses, str) else args.lenses),
+        rvw_bits=bits,
+        rvw_detail=detail,
+        rvw_C=args.rvw_C,
+        selected=args.selected,
+        translations=args.translations,
+        adaptive=bool(getattr(args, "adaptive", False)),
+        mid_p=bool(getattr(args, "mid_p", False)),
+        rank_resamples=getattr(args, "rank_resamples", 1000),
+        variants=getattr(args, "variants", None),
+        families=getattr(args, "families", None),
+    )
+    inputs = [x for x in (args.predictions, args.labels, args.new_predictions, args.new_labels) if x]
+    inputs += [x for x in (args.translations, args.rvw_description, getattr(args, "families", None)) if x]
+    check_owned_out(args.out, inputs, force=args.force)  # before minutes of work
+    check_out_dir(args.out)
+    if (shape := peek_shape(args.predictions)) is not None:
+        check_memory(*shape, args.force, str(args.predictions))  # before reading it whole
+    with user_input("--predictions", args.predictions):
+        preds, read_as = load_predictions_input(args, args.predictions, args.labels, "predictions")
+    new = unlabeled = None
+    new_args = new_set_args(args, preds)
+    if args.new_predictions is not None and args.new_labels is None and not is_npz(args.new_predictions):
+        with user_input("--new-predictions", args.new_predictions):  # no labels: agreement on the line only
+            unlabeled = read_unlabeled(args.new_predictions, preds, new_args.model_names)
+    elif args.new_predictions is not None:
+        with user_input("--new-predictions", args.new_predictions):
+            new, _ = load_predictions_input(new_args, args.new_predictions, args.new_labels, "--new-predictions")
+    elif args.new_labels is not None:
+        raise AuditError("--new-labels given without --new-predictions")
+    check_memory(preds.num_models, preds.num_examples, args.force, str(args.predictions))
+    with user_input("the audit of", args.predictions):
+        result = run_audit(preds, options, source=str(args.predictions), new=new, new_source=str(args.new_predictions))
+    result = replace(result, inputs=read_as, warnings=tuple(chance_warnings(preds)))
+    kept = lambda note: print(f"holdout audit: note: {note}", file=sys.stderr)  # noqa: E731
+    if new is None and unlabeled is None:
+        return write_audit(result, args.out, inputs=inputs, force=args.force, on_fail=on_fail, on_kept=kept)
+    with atomic_folder(check_owned_out(args.out, inputs, force=args.force), on_fail, kept) as folder:
+        summary = _write_all(result, folder)
+        aligned = None if new is None else align_models(preds, new, str(args.new_predictions))
+        matrix, labels = (unlabeled, None) if aligned is None else (aligned.predictions, aligned.labels)
+        summary["aline"] = write_aline(preds, matrix, labels, folder)
+    return summary
+
+
+def search_size(text: str | None) -> int | None:
+    """--search-size as a whole number in [1, 1e300] (``1e6`` accepted); AuditError otherwise."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            f = float(text)
+        except ValueError:
+            f = float("nan")
+        value = int(f) if math.isfinite(f) and f.is_integer() else 0
+    if not 1 <= value <= MAX_SEARCH_SIZE:
+        raise AuditError(f"--search-size must be a whole number of configurations in [1, 1e300], got {text}")
+    return value
