@@ -35,6 +35,7 @@ from holdout.audit.errors import MAX_SEARCH_SIZE, AuditError, check_open_unit
 from holdout.bounds.study import testable_model_counts
 from holdout.cifar10_1.recht import table1, table4
 from holdout.data.core import DataError, convert_user_predictions, read_user_labels
+from holdout.leaderboards.lenses import ranked_by_correct
 from holdout.predictions import Predictions, PredictionsError, load_predictions
 from holdout.predictions import align_models as _align_models
 from holdout.rvw.core import DescriptionError, description_length, index_bits, rvw_bound
@@ -126,12 +127,10 @@ def align_models(original: Predictions, new: Predictions, source: str) -> Predic
 def accuracy_lens(preds: Predictions, alpha: float = 0.05) -> pd.DataFrame:
     """Per model: correct, n, accuracy and its exact 1 - alpha Clopper-Pearson interval (percent).
 
-    Rows by accuracy, best first (ties keep the input order); ``rank`` 1 is the best model.
+    Rows by accuracy, best first (ties keep the input order); ``rank`` 1 is the best model, tied
+    models share a rank (1, 1, 3: [`ranked_by_correct`][holdout.leaderboards.lenses.ranked_by_correct]).
     """
-    df = accuracy_table(preds, alpha)
-    order = np.argsort(-df["correct"].to_numpy(), kind="stable")
-    df = df.iloc[order].reset_index(drop=True)
-    df.insert(1, "rank", np.arange(1, len(df) + 1))
+    df = ranked_by_correct(accuracy_table(preds, alpha))
     return df
 
 

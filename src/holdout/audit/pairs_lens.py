@@ -2,10 +2,13 @@
 
 Every pair of models is compared on the same items
 ([`paired_comparisons`][holdout.stats.paired_comparisons]: the exact McNemar test and Newcombe's
-interval for 0/1 correctness, the paired t test for pass rates), every model against the most
-accurate one with Holm over the K - 1 comparisons
-([`tied_with_best`][holdout.stats.ranks.tied_with_best]), and simultaneous confidence sets for all ranks
-([`rank_confidence_sets`][holdout.stats.rank_confidence_sets], Mogstad et al. 2024). Overlapping
+interval for 0/1 correctness, the paired t test or exact sign-flip test for pass rates; each interval
+made to agree with its test and named), simultaneous confidence sets for all ranks
+([`rank_confidence_sets`][holdout.stats.rank_confidence_sets], Mogstad et al. 2024), and from them
+the models tied with the best ([`tied_with_best`][holdout.stats.ranks.tied_with_best]: rank interval
+reaching 1; with all models equally accurate, some model is called worse than the best with
+probability at most alpha) and the tie groups. Every model tied at the top of the counts is named
+([`best_models`][holdout.stats.ranks.best_models]). Overlapping
 marginal intervals are not a test of a difference: models that share most of their errors are told
 apart by a paired test long before their intervals separate.
 
@@ -27,9 +30,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from holdout.audit.verdicts import tie_set_sentence, top_sentence
 from holdout.plotting import save_figure
 from holdout.stats.paired import pair_counts, paired_comparisons
-from holdout.stats.ranks import rank_confidence_sets, tie_groups, tied_with_best
+from holdout.stats.ranks import best_models, rank_confidence_sets, tie_groups, tied_with_best
 
 __all__ = [
     "HEATMAP_MAX_MODELS",
@@ -53,7 +57,9 @@ RANK_FIGURE_MAX_MODELS = 50
 class PairsLens:
     """``pairs``: one row per pair (model_a the more accurate; diff, diff_low, diff_high in accuracy
     points); ``ranks``: per model, best first: model, accuracy (percent), rank, rank_low, rank_high,
-    tied_with_best, tie_group, p_vs_best, p_holm_vs_best. ``test``: the paired test used."""
+    tied_with_best (rank interval reaching 1), tie_group (the rank sets' groups), top (tied at the top
+    of the counts), p_vs_best and p_holm_vs_best (the paired test against the first best model, raw
+    and Holm over the K - 1: not the tie set). ``test``: the paired test used."""
 
     pairs: pd.DataFrame
     ranks: pd.DataFrame
@@ -76,16 +82,6 @@ def _vs_best(pairs: pd.DataFrame, best: str, others: list[str]) -> np.ndarray:
     return np.log(10.0) * rows.loc[others, "log10_p_value"].to_numpy(dtype=float)
 
 
-def _log_p_matrix(pairs: pd.DataFrame, names: list[str]) -> np.ndarray:
-    """K x K paired log p-values in the order of ``names`` (diagonal 0)."""
-    pos = {m: i for i, m in enumerate(names)}
-    i = pairs["model_a"].map(pos).to_numpy(dtype=int)
-    j = pairs["model_b"].map(pos).to_numpy(dtype=int)
-    out = np.zeros((len(names), len(names)))
-    out[i, j] = out[j, i] = np.log(10.0) * pairs["log10_p_value"].to_numpy(dtype=float)
-    return out
-
-
 def pairs_lens(
     values: np.ndarray,
     names: list[str] | tuple[str, ...],
@@ -101,10 +97,9 @@ def pairs_lens(
     counts = pair_counts(values)
     pairs = paired_comparisons(values, names, alpha=alpha, mid_p=mid_p, counts=counts)
     sets = rank_confidence_sets(values, alpha, resamples=resamples, seed=seed, counts=counts)
-    order = np.argsort(-counts.totals, kind="stable")
+    order = np.argsort(-sets.totals, kind="stable")  # rounded totals: a tie keeps input order, never float noise
     ordered = [names[i] for i in order]
     log_p = _vs_best(pairs, ordered[0], ordered[1:])
-    tied = tied_with_best(log_p, alpha)
     holm_vs_best = np.concatenate([[1.0], np.exp(np.minimum(0.0, _holm(log_p)))])
     ranks = pd.DataFrame(
         {
@@ -113,8 +108,9 @@ def pairs_lens(
             "rank": sets.rank[order],
             "rank_low": sets.rank_low[order],
             "rank_high": sets.rank_high[order],
-            "tied_with_best": tied,
-            "tie_group": tie_groups(_log_p_matrix(pairs, ordered), alpha),
+            "tied_with_best": tied_with_best(sets)[order],
+            "tie_group": tie_groups(sets)[order],
+            "top": np.isin(order, best_models(values)),
             "p_vs_best": np.concatenate([[1.0], np.exp(log_p)]),
             "p_holm_vs_best": holm_vs_best,
         }
@@ -135,22 +131,31 @@ def _p(value: float) -> str:
     return "< 1e-300" if value < 1e-300 else f"{value:.2g}"
 
 
+def closest_sentence(lens: PairsLens) -> str:
+    """The closest challenger of the first best model: difference, interval (named: which test it agrees
+    with, per comparison) and p (raw, and Holm over all pairs)."""
+    best = lens.ranks["model"].iloc[0]
+    row = lens.pairs[lens.pairs["model_a"] == best].sort_values("diff", kind="stable").iloc[0]
+    lo, hi = row["diff_low"], row["diff_high"]
+    interval = (
+        "no interval: every differing item differs by the same amount"
+        if not np.isfinite(lo)
+        else (f"[{lo:.2f}, {hi:.2f}] ({row['interval']})")
+    )
+    return (
+        f"The closest to {best}, {row['model_b']}, is {row['diff']:.2f} points behind {interval}, "
+        f"p = {_p(row['p_value'])} ({row['test']}, raw; {_p(row['p_holm'])} after Holm over all "
+        f"{len(lens.pairs):,} pairs). "
+    )
+
+
 def pairs_verdict(lens: PairsLens) -> str:
-    """Who is tied with the best (paired, Holm), the closest challenger, the top ranks with their
-    simultaneous intervals, and how many pairs differ."""
-    r, k = lens.ranks, len(lens.ranks)
-    best, tied = r.iloc[0], r[r["tied_with_best"]].iloc[1:]
-    names = ", ".join(tied["model"].head(8)) + (" ..." if len(tied) > 8 else "")
-    text = (
-        f"Paired on the same {lens.n:,} items ({lens.test_words}, Holm over the {k - 1} comparisons with "
-        f"the best, alpha = {lens.alpha:g}): {len(tied)} model(s) are not significantly worse than the best, "
-        f"{best['model']} ({best['accuracy']:.2f}%)" + (f": {names}. " if len(tied) else ". ")
-    )
-    second = lens.pairs[lens.pairs["model_a"] == best["model"]].iloc[0]
-    text += (
-        f"The closest, {second['model_b']}, is {second['diff']:.2f} points behind "
-        f"[{second['diff_low']:.2f}, {second['diff_high']:.2f}], p = {_p(second['p_value'])}. "
-    )
+    """Every model at the top named, the models tied with the best (rank sets) and what that
+    guarantees, the closest challenger, the top ranks with their simultaneous intervals, and how many
+    pairs differ."""
+    r = lens.ranks
+    text = f"Paired on the same {lens.n:,} items ({lens.test_words}). {top_sentence(r)}. {tie_set_sentence(lens)} "
+    text += closest_sentence(lens)
     top = "; ".join(f"{m} {a}-{b}" for m, a, b in r[["model", "rank_low", "rank_high"]].head(5).to_numpy())
     significant = int((lens.pairs["p_holm"] <= lens.alpha).sum())
     return text + (
@@ -167,6 +172,7 @@ def pairs_summary(lens: PairsLens) -> dict[str, object]:
         "n": lens.n,
         "alpha": lens.alpha,
         "best_model": str(r["model"].iloc[0]),
+        "top_models": [str(m) for m in r.loc[r["top"], "model"]],
         "tied_with_best": [str(m) for m in r.loc[r["tied_with_best"], "model"]],
         "num_tied_with_best": int(r["tied_with_best"].sum()) - 1,
         "num_pairs": len(lens.pairs),

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "accuracy_verdict",
+    "tie_set_sentence",
+    "top_sentence",
     "bounds_verdict",
     "contamination_verdict",
     "new_set_verdict",
@@ -27,6 +29,36 @@ def _k(value: int) -> str:
     return f"{value:,}" if value < 1_000_000 else f"{float(value):.2g}"
 
 
+def _names(models: pd.Series, most: int = 8) -> str:
+    names = [str(m) for m in models]
+    shown = ", ".join(names[:most]) + (f" and {len(names) - most} more (ranks.csv)" if len(names) > most else "")
+    return shown if len(names) != 2 else " and ".join(names)
+
+
+def top_sentence(ranks: pd.DataFrame) -> str:
+    """Every model tied at the top of the counts, named: 'X has the highest accuracy (95.00%)' or
+    'X and Y share the highest accuracy (79.20%)'."""
+    top = ranks[ranks["top"]]
+    acc = f"{top['accuracy'].iloc[0]:.2f}%"
+    if len(top) == 1:
+        return f"{top['model'].iloc[0]} has the highest accuracy ({acc})"
+    return f"{len(top)} models share the highest accuracy ({acc}): {_names(top['model'])}"
+
+
+def tie_set_sentence(lens: PairsLens) -> str:
+    """The models tied with the best (simultaneous rank interval reaching 1), named, and what the
+    set guarantees."""
+    r = lens.ranks
+    tied = r[r["tied_with_best"] & ~r["top"]]
+    level = f"{100 * (1 - lens.alpha):.0f}%"
+    return (
+        f"{len(tied)} other model(s) are tied with the best"
+        + (f" ({_names(tied['model'])})" if len(tied) else "")
+        + f": their simultaneous {level} rank interval reaches 1 (Mogstad et al. 2024; with all models equally "
+        f"accurate, some model is called worse than the best with probability at most {lens.alpha:g})."
+    )
+
+
 def accuracy_verdict(
     acc: pd.DataFrame, alpha: float, pairs: PairsLens | None = None, *, pass_rates: bool = False
 ) -> str:
@@ -38,17 +70,18 @@ def accuracy_verdict(
     width = best["ci_high"] - best["ci_low"]
     pass_rates = pass_rates or (pairs is not None and not pairs.binary)
     interval = "Beta-quantile interval on the mean pass rate" if pass_rates else "Clopper-Pearson"
-    text = (
-        f"The most accurate of the {len(acc)} models is {best['model']} with {best['accuracy']:.2f}% "
-        f"[{best['ci_low']:.2f}, {best['ci_high']:.2f}] ({100 * (1 - alpha):.0f}% {interval}, "
+    top = acc[acc["rank"] == 1] if "rank" in acc else acc.head(1)
+    numbers = (
+        f"{best['accuracy']:.2f}% [{best['ci_low']:.2f}, {best['ci_high']:.2f}] ({100 * (1 - alpha):.0f}% {interval}, "
         f"n = {int(best['n']):,}): the interval is {width:.2f} points wide. "
     )
+    if len(top) == 1:
+        text = f"The most accurate of the {len(acc)} models is {best['model']} with " + numbers
+    else:
+        names = ", ".join(map(str, top["model"].head(8))) + (" ..." if len(top) > 8 else "")
+        text = f"{len(top)} of the {len(acc)} models are tied for the most accurate ({names}), each with " + numbers
     if pairs is not None:
-        tied = int(pairs.ranks["tied_with_best"].sum()) - 1
-        text += (
-            f"{tied} other model(s) are not significantly worse than the best ({pairs.test_words}, Holm over the "
-            f"{len(acc) - 1} comparisons, alpha = {pairs.alpha:g}). "
-        )
+        text += tie_set_sentence(pairs) + " "
     return text + (
         f"{overlap} other model(s) have {100 * (1 - alpha):.0f}% intervals overlapping the best's: a conservative "
         "screen, not a test of a difference."
