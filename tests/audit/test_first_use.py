@@ -176,8 +176,8 @@ def test_python_audit_takes_families_and_rank_resamples(tmp_path: Path) -> None:
     m = CorrectnessMatrix(("a1", "a2", "b"), x)
     fam = tmp_path / "families.csv"
     fam.write_text("model,family\na1,a\na2,a\nb,b\n")
-    r = audit(m, lenses=["accuracy", "pairs", "best_of_n"], families=str(fam), rank_resamples=50)
-    assert r.best_of is not None
+    r = audit(m, lenses=["accuracy", "pairs"], families=str(fam), rank_resamples=50)
+    assert r.best_of_n and r.pairs.resamples == 50
 
 
 def test_write_audit_documented_in_logs_page() -> None:

@@ -22,10 +22,22 @@ from holdout.bounds.core import (
 )
 from holdout.stats import independent_similarity
 
-__all__ = ["K_CAP", "STANDARD_EPS", "EpsNeeded", "SupportedModels", "eps_needed", "smallest_eps", "supported_models"]
+__all__ = [
+    "EPS_FOR_MODELS",
+    "K_CAP",
+    "STANDARD_EPS",
+    "EpsNeeded",
+    "SupportedModels",
+    "eps_needed",
+    "smallest_eps",
+    "supported_models",
+]
 
 #: the k searches of the bounds stop here; a count of K_CAP reads "at least 2^1020 models"
 K_CAP = float(2**1020)
+
+#: the numbers of models for which the audit reports the smallest eps the test set supports
+EPS_FOR_MODELS = (1, 10, 100)
 
 #: the accuracy tolerances at which the audit reports the number of supported models (in this order)
 STANDARD_EPS = (0.005, 0.01, 0.02, 0.05)

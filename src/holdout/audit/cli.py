@@ -95,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}", file=sys.stderr)
         return 130
+    for note in summary.get("notes", ()):  # type: ignore[union-attr]
+        if str(note).startswith(("Warning: ", "Skipped: ")):
+            kind, text = str(note).split(": ", 1)
+            print(f"holdout audit: {kind.lower()}: {text}", file=sys.stderr)
     for lens in (*LENSES, "best_of_n", "adaptive", "contamination"):  # adaptive: the opt-in lens
         if lens in summary:
             print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]

@@ -91,9 +91,8 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     m = _read(args)
     task = str(m.runs["task"].iloc[0])
     dates = _dates(m, args)
-    result = correctness_result(
-        m, _options(args), task, dates
-    )  # the contamination lens written and reported with the rest
+    # the contamination lens written and reported with the rest
+    result = correctness_result(m, _options(args), task, dates, item_dates_known=m.item_dates is not None)
     for note in m.notes:
         _note(note)
     read = f"Read {m.shape[0]} runs of {task} from {', '.join(sorted(set(m.runs['format'])))} logs."

@@ -171,10 +171,11 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
         return f"Mean gap {s['mean_gap']:.2f} points{slope}."
     if lens == "similarity":
         d = result.similarity.difficulty["fraction_at_most"].to_numpy() if result.similarity else None
+        unit = "items" if result.similarity and result.similarity.items else "points"
         ends = (
             ""
             if d is None or len(d) < 2
-            else (f"; {100 * d[0]:.1f}% of the points right by all models, {100 * (1 - d[-2]):.1f}% wrong by all")
+            else (f"; {100 * d[0]:.1f}% of the {unit} right by all models, {100 * (1 - d[-2]):.1f}% wrong by all")
         )
         return (
             f"{100 * s['fraction_above_independent']:.1f}% of the {page.count(s['num_pairs'])} pairs more similar "
@@ -226,7 +227,8 @@ def _meta(result: AuditResult, summary: dict) -> str:
     """The line under the title: K, n, the input by its file name (the path is in summary.json)."""
     what = "correctness matrix" if result.notes and result.notes[0].startswith("Correctness matrix") else "predictions"
     return (
-        f"{page.count(summary['num_models'])} models, n = {page.count(summary['n'])} test points, {what} "
+        f"{page.count(summary['num_models'])} models, n = {page.count(summary['n'])} "
+        f"{'items' if what == 'correctness matrix' else 'test points'}, {what} "
         f"{Path(result.source).name}; eps = {result.options.eps:g}, delta = {result.options.delta:g}."
     )
 

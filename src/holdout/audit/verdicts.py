@@ -118,8 +118,9 @@ def new_set_verdict(lens: NewSetLens) -> str:
 def similarity_verdict(lens: SimilarityLens, *, pass_rates: bool = False) -> str:
     """Mean similarity vs the independent-errors baseline, and the covering number at the median."""
     s = lens.summary
+    unit = "items" if lens.items else "test points"
     text = (
-        f"The {s.num_models} models agree on {100 * s.mean_similarity:.1f}% of the test points on "
+        f"The {s.num_models} models agree on {100 * s.mean_similarity:.1f}% of the {unit} on "
         f"average (pairs from {100 * s.min_similarity:.1f}% to {100 * s.max_similarity:.1f}%); with "
         f"independent mistakes they would agree on {100 * s.mean_independent_similarity:.1f}%. "
         f"{100 * s.fraction_above_independent:.0f}% of the {s.num_pairs:,} pairs are more similar than "
@@ -131,15 +132,35 @@ def similarity_verdict(lens: SimilarityLens, *, pass_rates: bool = False) -> str
             f" On {100 * d[0]:.1f}% of the items the expected number of failing models rounds to 0, on "
             f"{100 * (1 - d[-2]):.1f}% to all {s.num_models} (Mania et al. Fig. 4, for pass rates)."
         )
+    right = "items are answered correctly" if lens.items else "points are classified correctly"
     return text + (
-        f" {100 * d[0]:.1f}% of the points are classified correctly by all models and "
-        f"{100 * (1 - d[-2]):.1f}% wrongly by all (Mania et al. Fig. 4)."
+        f" {100 * d[0]:.1f}% of the {right} by all models and {100 * (1 - d[-2]):.1f}% wrongly by all "
+        "(Mania et al. Fig. 4)."
     )
 
 
 def _eps(value: float | None) -> str:
-    """An eps as a fraction and in accuracy points: 0.049 (4.9 points)."""
-    return "n/a" if value is None else f"{value:.2g} ({100 * value:.2g} points)"
+    """An eps as a fraction and in accuracy points, 3 significant digits: 0.103 (10.3 points), 1 (100 points)."""
+    if value is None or value != value:
+        return "n/a"
+    if value >= 1 - 1e-6:  # within 1 of the population accuracy: true of every model, no guarantee at all
+        return "1 (100 points: no guarantee)"
+    return f"{value:.3g} ({100 * value:.3g} points)"
+
+
+def _for_models_sentence(lens: BoundsLens) -> str:
+    """The eps at which the test set supports 1, 10 and 100 models under each bound that applies."""
+    if not lens.for_models:
+        return ""
+
+    def one(e) -> str:  # noqa: ANN001 (an EpsNeeded)
+        sharper = [(name, v) for name, v in (("similarity bound", e.similarity), ("naive Bayes", e.naive_bayes)) if v]
+        extra = ", ".join(f"{name} {v:.3g}" for name, v in sharper)
+        eps = _eps(e.union)
+        eps = eps[:-1] + f"; {extra})" if extra and eps.endswith(")") else eps
+        return f"{e.models:,} model{'s' * (e.models != 1)} at eps = {eps}"
+
+    return "Under the union bound this test set supports " + ", ".join(one(e) for e in lens.for_models) + ". "
 
 
 def _count(k: float | None) -> str:
@@ -148,7 +169,10 @@ def _count(k: float | None) -> str:
 
 
 def _supported_sentence(lens: BoundsLens) -> str:
-    """Models supported under (union / similarity / naive-Bayes) at each standard eps."""
+    """Models supported under (union / similarity / naive-Bayes) at each standard eps (nothing when every
+    count is 0: the eps for 1, 10 and 100 models say it)."""
+    if not any(s.union or s.similarity or s.naive_bayes for s in lens.supported):
+        return ""
     parts = [
         f"{_count(s.union)} / {_count(s.similarity)} / {_count(s.naive_bayes)} at eps = {s.eps:g}"
         for s in lens.supported
@@ -199,7 +223,8 @@ def bounds_verdict(lens: BoundsLens, *, pass_rates: bool = False) -> str:
     """The smallest eps at which all K models are guaranteed under each bound (first), the models
     supported at standard eps, then whether the K used are covered at the eps asked for."""
     t = lens
-    head = _eps_needed_sentence(t, pass_rates) + _supported_sentence(t) + f"At the eps you asked for ({t.eps:g}): "
+    head = _eps_needed_sentence(t, pass_rates) + _for_models_sentence(t) + _supported_sentence(t)
+    head += f"At the eps you asked for ({t.eps:g}): "
     covered = t.covered_by()
     if covered == "union":
         return head + "even the union bound covers your models; no concern about test-set reuse at this eps."
@@ -211,7 +236,7 @@ def bounds_verdict(lens: BoundsLens, *, pass_rates: bool = False) -> str:
             "which is optimistic."
         )
     if t.union_k == 0:
-        return head + "this test set cannot guarantee even one model; use the eps above."
+        return head + "this test set cannot guarantee even one model; the eps above are those it can."
     return head + f"none of the bounds covers {t.models_used} models; use the eps above or a larger n."
 
 
