@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -232,3 +233,33 @@ def test_config_drift_within_a_model_listed_and_flagged(tmp_path: Path, capsys) 
     assert list(logs.loc[logs["model"] == "org/m", "config_differs"]) == ["n_shot", "n_shot"]
     page = (tmp_path / "a" / "report.html").read_text()
     assert "runs of org/m differ in configuration: n_shot" in page
+
+
+def test_every_matrix_and_logs_option_reaches_python() -> None:
+    """Each option of `holdout audit matrix` / `logs` has a keyword of the same name in audit(), its
+    options (AuditOptions / LensOptions), the readers or write_audit; only the input itself and help
+    have none."""
+    import inspect
+
+    from holdout.audit import AuditOptions, read_logs, read_matrix, write_audit
+    from holdout.audit.parser import subcommand_parser
+    from holdout.audit.registry import LensOptions
+
+    names = set(inspect.signature(audit).parameters) | {"out"}  # out: write_audit(result, out)
+    names |= {f.name for f in fields(AuditOptions)} | {f.name for f in fields(LensOptions)}
+    for f in (read_logs, read_matrix, write_audit):
+        names |= set(inspect.signature(f).parameters)
+    for kind in ("matrix", "logs"):
+        dests = {a.dest for a in subcommand_parser(kind)._actions} - {"help", "predictions", "logs"}
+        assert dests - names <= {"reference_correctness"}, (kind, sorted(dests - names))
+
+
+def test_python_audit_takes_the_split_by_date(tmp_path: Path) -> None:
+    x = np.random.default_rng(7).integers(0, 2, (6, 40)).astype(float)
+    m = CorrectnessMatrix(tuple(f"m{i}" for i in range(6)), x, item_names=tuple(f"i{j}" for j in range(40)))
+    items = tmp_path / "items.csv"
+    items.write_text("item,date\n" + "".join(f"i{j},2024-0{1 + j % 6}-01\n" for j in range(40)))
+    models = tmp_path / "models.csv"
+    models.write_text("model,date\n" + "".join(f"m{i},{'2023-12-15' if i < 4 else '2024-05-15'}\n" for i in range(6)))
+    r = audit(m, lenses=["accuracy"], item_dates=str(items), model_dates=str(models), split="2024-04-01")
+    assert r.contamination is not None
