@@ -184,51 +184,71 @@ def pairs_summary(lens: PairsLens) -> dict[str, object]:
     }
 
 
+def _rank_ticks(k: int) -> list[int]:
+    """Integer ticks of a rank axis 1..k that always include 1 (the best rank), about six of them."""
+    from matplotlib.ticker import MaxNLocator
+
+    ticks = [int(t) for t in MaxNLocator(nbins=6, integer=True, min_n_ticks=2).tick_values(1, k) if 1 < t <= k]
+    return [1, *[t for t in ticks if t - 1 >= 0.08 * max(k - 1, 1)]]
+
+
 def plot_rank_intervals(
     ranks: pd.DataFrame, title: str, alpha: float, max_models: int = RANK_FIGURE_MAX_MODELS
 ) -> Figure:
-    """Models by accuracy (best at the top) with their simultaneous rank intervals; the models tied
-    with the best in a second colour."""
-    from holdout.audit.plots import ROW_HEIGHT, WIDTH, short_label
+    """Models by accuracy (best at the top) with their simultaneous rank intervals on a reversed rank
+    axis (a tick at 1); the models tied with the best (interval reaching 1) in a second colour."""
+    from holdout.audit.plots import ROW_HEIGHT, WIDTH, short_labels
 
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
-    fig, ax = plt.subplots(figsize=(WIDTH, 1.6 + ROW_HEIGHT * len(shown)))
+    fig, ax = plt.subplots(figsize=(WIDTH, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
     colour = np.where(shown["tied_with_best"], "tab:red", "tab:blue")
     ax.hlines(y, shown["rank_low"], shown["rank_high"], colors=colour, lw=2)
     ax.scatter(shown["rank"], y, c=colour, s=14, zorder=3)
-    labels = [f"{short_label(m, 30)} ({a:.1f}%)" for m, a in zip(shown["model"], shown["accuracy"])]
+    labels = [f"{m} ({a:.2f}%)" for m, a in zip(short_labels(shown["model"], 28), shown["accuracy"])]
     ax.set_yticks(y, labels, fontsize=8)
-    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set\n(red: not significantly worse than #1)")
-    ax.invert_xaxis()
+    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set\n(red: tied with the best, interval reaches 1)")
+    k = len(ranks)
+    ax.set_xlim(k + 0.5, 0.5)  # reversed: rank 1 on the right
+    ax.set_xticks(_rank_ticks(k))
     more = f" (best {max_models} of {len(ranks):,}; all in ranks.csv)" if len(ranks) > max_models else ""
     fig.suptitle("\n".join(textwrap.wrap(title + more, 60)), fontsize=10)
     ax.grid(alpha=0.3, axis="x")
-    fig.tight_layout()
     return fig
 
 
 def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alpha: float) -> Figure:
     """Signed accuracy difference row minus column (points) of every pair, models best first; a dot
-    marks the pairs that differ significantly after Holm over all pairs."""
+    marks the pairs that differ significantly after Holm over all pairs. The names (up to 20 models)
+    shortened so that they stay distinct; the title above the whole figure, the colour bar's label
+    beside it (constrained layout: nothing overlaps)."""
+    from holdout.audit.plots import WIDTH, short_labels
+
     pos = {m: i for i, m in enumerate(order)}
     i, j = pairs["model_a"].map(pos).to_numpy(dtype=int), pairs["model_b"].map(pos).to_numpy(dtype=int)
     diff = np.zeros((len(order), len(order)))
     diff[i, j], diff[j, i] = pairs["diff"], -pairs["diff"].to_numpy()
-    size = min(2.5 + 0.16 * len(order), 4.4)  # at most 5.6 in wide with the colour bar
-    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    named = len(order) <= 20  # names legible at 8 pt; beyond, the models in rank order (pairs.csv names them)
+    labels = short_labels(order, 22) if named else []
+    label_in = 0.075 * max((len(t) for t in labels), default=0) if named else 0.3
+    side = min(WIDTH - 1.2 - label_in, 4.0)
+    fig = plt.figure(figsize=(WIDTH, side + label_in + 0.8), layout="constrained")
+    ax = fig.add_subplot()
     lim = max(float(np.abs(diff).max()), 1e-9)
     im = ax.imshow(diff, cmap="RdBu", vmin=-lim, vmax=lim)
     sig = (pairs["p_holm"] <= alpha).to_numpy()
     ax.scatter(np.r_[j[sig], i[sig]], np.r_[i[sig], j[sig]], s=4, c="k", marker=".")
-    if len(order) <= 20:  # names legible at 8 pt; beyond, the models in rank order (pairs.csv names them)
-        ax.set_xticks(np.arange(len(order)), order, rotation=90, fontsize=8)
-        ax.set_yticks(np.arange(len(order)), order, fontsize=8)
+    if named:
+        ax.set_xticks(np.arange(len(order)), labels, rotation=90, fontsize=8)
+        ax.set_yticks(np.arange(len(order)), labels, fontsize=8)
     else:
+        ax.set_xticks([])
+        ax.set_yticks([])
         ax.set_xlabel(f"the {len(order):,} models, best first (names in pairs.csv)", fontsize=8)
-    fig.colorbar(im, ax=ax, shrink=0.7, label="accuracy of row minus column (points)")
-    ax.set_title("\n".join(textwrap.wrap(title + " (dot: Holm-significant)", 48)), fontsize=9)
-    fig.tight_layout()
+    bar = fig.colorbar(im, ax=ax, shrink=0.8, aspect=25)
+    bar.set_label("row minus column (points)", fontsize=8)
+    bar.ax.tick_params(labelsize=8)
+    fig.suptitle("\n".join(textwrap.wrap(title + " (dot: Holm-significant)", 60)), fontsize=9)
     return fig
 
 
