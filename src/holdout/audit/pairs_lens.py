@@ -197,11 +197,11 @@ def plot_rank_intervals(
 ) -> Figure:
     """Models by accuracy (best at the top) with their simultaneous rank intervals on a reversed rank
     axis (a tick at 1); the models tied with the best (interval reaching 1) in a second colour."""
-    from holdout.audit.plots import ROW_HEIGHT, WIDTH, short_labels
+    from holdout.audit.plots import LAYOUT_WIDTH, ROW_HEIGHT, short_labels
 
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
-    fig, ax = plt.subplots(figsize=(WIDTH, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
+    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
     colour = np.where(shown["tied_with_best"], "tab:red", "tab:blue")
     ax.hlines(y, shown["rank_low"], shown["rank_high"], colors=colour, lw=2)
     ax.scatter(shown["rank"], y, c=colour, s=14, zorder=3)
@@ -222,7 +222,7 @@ def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alp
     marks the pairs that differ significantly after Holm over all pairs. The names (up to 20 models)
     shortened so that they stay distinct; the title above the whole figure, the colour bar's label
     beside it (constrained layout: nothing overlaps)."""
-    from holdout.audit.plots import WIDTH, short_labels
+    from holdout.audit.plots import LAYOUT_WIDTH, short_labels
 
     pos = {m: i for i, m in enumerate(order)}
     i, j = pairs["model_a"].map(pos).to_numpy(dtype=int), pairs["model_b"].map(pos).to_numpy(dtype=int)
@@ -231,8 +231,8 @@ def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alp
     named = len(order) <= 20  # names legible at 8 pt; beyond, the models in rank order (pairs.csv names them)
     labels = short_labels(order, 22) if named else []
     label_in = 0.075 * max((len(t) for t in labels), default=0) if named else 0.3
-    side = min(WIDTH - 1.2 - label_in, 4.0)
-    fig = plt.figure(figsize=(WIDTH, side + label_in + 0.8), layout="constrained")
+    side = min(LAYOUT_WIDTH - 1.2 - label_in, 4.0)
+    fig = plt.figure(figsize=(LAYOUT_WIDTH, side + label_in + 0.8), layout="constrained")
     ax = fig.add_subplot()
     lim = max(float(np.abs(diff).max()), 1e-9)
     im = ax.imshow(diff, cmap="RdBu", vmin=-lim, vmax=lim)

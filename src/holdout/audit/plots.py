@@ -46,6 +46,9 @@ LINE = "tab:red"
 #: the widest figure, in inches (5.6 in at 150 CSS px per inch: 840 px, three quarters of the page's column;
 #: on a 390 px phone scaled to about 360 px, its 8-pt text about 7 px)
 WIDTH = 5.6
+#: the width of a figure drawn with constrained layout (which fills it to its edges): the saved tight
+#: box adds savefig.pad_inches (0.1 in) on each side, so the PNG stays within WIDTH
+LAYOUT_WIDTH = WIDTH - 0.2
 #: the accuracy chart: inches per model row, most rows drawn, longest model label (characters)
 ROW_HEIGHT = 0.19
 MAX_ROWS = 60
@@ -109,7 +112,7 @@ def plot_accuracies(
     up to ``max_rows``, then the best and the worst ``max_rows // 2``, the rest said on the figure."""
     shown, y, left_out = _rows(acc, max_rows)
     height = 1.5 + ROW_HEIGHT * (len(shown) + (3 if left_out else 0))
-    fig, ax = plt.subplots(figsize=(WIDTH, height), layout="constrained")
+    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH, height), layout="constrained")
     ax.errorbar(
         shown["accuracy"],
         y,
