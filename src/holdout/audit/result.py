@@ -12,7 +12,8 @@ import pandas as pd
 
 from holdout.audit import verdicts
 from holdout.audit.errors import AuditError, check_open_unit
-from holdout.audit.pairs_lens import PairsLens, pairs_verdict
+from holdout.audit.pairs_lens import PairsLens
+from holdout.audit.verdicts import pairs_verdict
 
 if TYPE_CHECKING:
     from holdout.audit.adaptive_lens import AdaptiveLens

@@ -30,8 +30,9 @@ from holdout.audit.core import (
     similarity_lens,
 )
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
-from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
+from holdout.audit.pairs_lens import pairs_lens, write_pairs
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
+from holdout.audit.verdicts import pairs_summary
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
 from holdout.similarity.plots import (

@@ -1,9 +1,11 @@
-"""Short plain-language verdicts, one per lens, each with the numbers behind it."""
+"""Short plain-language verdicts, one per lens, each with the numbers behind it (the paired lens's too:
+[`pairs_verdict`][holdout.audit.verdicts.pairs_verdict], [`pairs_summary`][holdout.audit.verdicts.pairs_summary])."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 from holdout.audit.bounds_eps import K_CAP
@@ -14,6 +16,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "accuracy_verdict",
+    "pairs_summary",
+    "pairs_verdict",
     "tie_set_sentence",
     "top_sentence",
     "bounds_verdict",
@@ -27,6 +31,10 @@ __all__ = [
 def _k(value: int) -> str:
     """A model count: digits up to a million, then 1.2e+09 style."""
     return f"{value:,}" if value < 1_000_000 else f"{float(value):.2g}"
+
+
+def _p(value: float) -> str:
+    return "< 1e-300" if value < 1e-300 else f"{value:.2g}"
 
 
 def _names(models: pd.Series, most: int = 8) -> str:
@@ -57,6 +65,59 @@ def tie_set_sentence(lens: PairsLens) -> str:
         + f": their simultaneous {level} rank interval reaches 1 (Mogstad et al. 2024; with all models equally "
         f"accurate, some model is called worse than the best with probability at most {lens.alpha:g})."
     )
+
+
+def closest_sentence(lens: PairsLens) -> str:
+    """The closest challenger of the first best model: difference, interval (named: which test it agrees
+    with, per comparison) and p (raw, and Holm over all pairs)."""
+    best = lens.ranks["model"].iloc[0]
+    row = lens.pairs[lens.pairs["model_a"] == best].sort_values("diff", kind="stable").iloc[0]
+    lo, hi = row["diff_low"], row["diff_high"]
+    interval = (
+        "no interval: every differing item differs by the same amount"
+        if not np.isfinite(lo)
+        else (f"[{lo:.2f}, {hi:.2f}] ({row['interval']})")
+    )
+    return (
+        f"The closest to {best}, {row['model_b']}, is {row['diff']:.2f} points behind {interval}, "
+        f"p = {_p(row['p_value'])} ({row['test']}, raw; {_p(row['p_holm'])} after Holm over all "
+        f"{len(lens.pairs):,} pairs). "
+    )
+
+
+def pairs_verdict(lens: PairsLens) -> str:
+    """Every model at the top named, the models tied with the best (rank sets) and what that
+    guarantees, the closest challenger, the top ranks with their simultaneous intervals, and how many
+    pairs differ."""
+    r = lens.ranks
+    text = f"Paired on the same {lens.n:,} items ({lens.test_words}). {top_sentence(r)}. {tie_set_sentence(lens)} "
+    text += closest_sentence(lens)
+    top = "; ".join(f"{m} {a}-{b}" for m, a, b in r[["model", "rank_low", "rank_high"]].head(5).to_numpy())
+    significant = int((lens.pairs["p_holm"] <= lens.alpha).sum())
+    return text + (
+        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, bootstrap over items): "
+        f"{top}. {significant:,} of {len(lens.pairs):,} pairs differ significantly (Holm over all pairs)."
+    )
+
+
+def pairs_summary(lens: PairsLens) -> dict[str, object]:
+    """The ``pairs`` entry of ``summary.json``."""
+    r = lens.ranks
+    return {
+        "test": lens.test,
+        "n": lens.n,
+        "alpha": lens.alpha,
+        "best_model": str(r["model"].iloc[0]),
+        "top_models": [str(m) for m in r.loc[r["top"], "model"]],
+        "tied_with_best": [str(m) for m in r.loc[r["tied_with_best"], "model"]],
+        "num_tied_with_best": int(r["tied_with_best"].sum()) - 1,
+        "num_pairs": len(lens.pairs),
+        "num_pairs_significant_holm": int((lens.pairs["p_holm"] <= lens.alpha).sum()),
+        "rank_critical_value": lens.critical_value,
+        "rank_resamples": lens.resamples,
+        "top": r.head(10)[["model", "accuracy", "rank", "rank_low", "rank_high", "tied_with_best"]].to_dict("records"),
+        "verdict": pairs_verdict(lens),
+    }
 
 
 def accuracy_verdict(

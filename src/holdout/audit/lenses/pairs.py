@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from holdout.audit.evidence import Evidence, LensResult
-from holdout.audit.pairs_lens import pairs_lens, pairs_verdict
+from holdout.audit.pairs_lens import pairs_lens
 from holdout.audit.result import AuditOptions
+from holdout.audit.verdicts import pairs_verdict
 
 __all__ = ["lens"]
 
