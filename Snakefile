@@ -37,6 +37,7 @@ include: "workflow/rules/audit.smk"
 include: "workflow/rules/adaptive.smk"
 include: "workflow/rules/leaderboards.smk"
 include: "workflow/rules/contamination.smk"
+include: "workflow/rules/site.smk"
 
 
 rule all:
@@ -60,3 +61,4 @@ rule all:
         adaptive_targets(),
         leaderboards_targets(),
         contamination_targets(),
+        site_targets(),

@@ -20,11 +20,15 @@ Studies, one per paper (named like the Snakemake rules files and results folders
 Built on the studies
 --------------------
 - ``holdout.audit``        ``holdout audit``: every lens of the four papers on a user's own models.
+- ``holdout.commands``     ``holdout power`` (which comparisons a test set resolves, items needed) and
+  ``holdout compare`` (a paired regression gate with exit codes).
 - ``holdout.adaptive``     beyond the papers: adaptive attacks and leaderboard defences on real predictions.
 - ``holdout.leaderboards`` beyond the papers: correctness matrices, accuracy tables (linear and probit
   fits, effective robustness) and contamination by date, on public leaderboards.
 - ``holdout.contamination`` beyond the papers: what a model should have scored (ConStat's reference-benchmark
   test, agreement on the line) and the field's public contamination results reproduced.
+- ``holdout.site``         ``holdout site``: many benchmarks audited by ``holdout audit`` and published side by
+  side as a static site (tie groups, resolved adjacent pairs, models a test set vouches for).
 
 Inputs, outputs and plumbing
 ----------------------------

@@ -15,6 +15,9 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("holdout.audit.cli", "every lens of the four papers on your own models, in one report"),
     "plan": ("holdout.plan_cli", "every training job of a set of config files, with projected GPU-hours"),
+    "power": ("holdout.commands.power", "which comparisons a test set resolves, and how many items the rest need"),
+    "compare": ("holdout.commands.compare", "a paired regression gate: 0 not worse, 1 worse, 3 inconclusive"),
+    "site": ("holdout.commands.site", "many benchmarks audited and published side by side as a static site"),
 }
 
 

@@ -216,7 +216,7 @@ def test_runs_without_torch(tmp_path):
 def test_bounds_lens_without_similarity_gain():
     """Models less similar than independent errors: only the union bound (2) applies."""
     from holdout.audit import bounds_lens
-    from holdout.audit.verdicts import bounds_verdict
+    from holdout.audit.report.verdicts import bounds_verdict
     from holdout.bounds.core import union_bound_k
 
     lens = bounds_lens(10_000, 0.8, 0.60, 0.05, 0.05, 5)  # independent errors: 0.2^2 + 0.8^2 = 0.68

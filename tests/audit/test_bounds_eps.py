@@ -12,7 +12,7 @@ import pytest
 
 from holdout.audit import AuditOptions, load_audit_predictions, run_audit
 from holdout.audit.bounds_eps import STANDARD_EPS, eps_needed, supported_models
-from holdout.audit.verdicts import bounds_verdict
+from holdout.audit.report.verdicts import bounds_verdict
 from holdout.bounds import study as bounds_study
 from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k
 

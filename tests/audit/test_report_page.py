@@ -16,10 +16,10 @@ import pandas as pd
 import pytest
 
 from holdout.audit import AuditOptions, run_audit
-from holdout.audit import page as pg
 from holdout.audit.core import BoundsLens
-from holdout.audit.plots import MAX_ROWS, plot_accuracies, plot_testable_models
-from holdout.audit.report import glance_lines, render_report, render_summary_md
+from holdout.audit.report import page as pg
+from holdout.audit.report.plots import MAX_ROWS, plot_accuracies, plot_testable_models
+from holdout.audit.report.render import glance_lines, render_report, render_summary_md
 from holdout.audit.run import summary_dict
 from holdout.plotting import plain_log_axis
 from holdout.predictions import Predictions
@@ -115,7 +115,7 @@ def test_report_opens_with_one_labelled_line_per_lens_and_names_the_file_only(tm
 def test_union_bound_at_zero_models_gives_reasons_not_nan():
     lens = BoundsLens(500, 0.5, 0.7, 0.01, 0.05, 0, 0, 0, 134, 0.08, 0.08, 0.077)
     assert np.isnan(lens.similarity_gain)  # what the old table printed as 'nan'
-    from holdout.audit.report import _bounds_table
+    from holdout.audit.report.render import _bounds_table
     from holdout.audit.result import AuditResult
 
     acc = pd.DataFrame({"model": ["a"], "rank": [1], "correct": [1], "n": [2], "accuracy": [50.0]})

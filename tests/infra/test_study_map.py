@@ -45,10 +45,11 @@ STUDIES = (
     "adaptive",
     "leaderboards",
     "contamination",
+    "site",
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).
-SHARED_PACKAGES = ("stats", "logs", "config")
+SHARED_PACKAGES = ("stats", "logs", "config", "commands")
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,10 @@ from holdout.audit.core import (  # noqa: F401
 )
 from holdout.audit.evidence import Evidence, LensResult  # noqa: F401
 from holdout.audit.notebook import Lenses, audit, read_logs
-from holdout.audit.readers import read_accuracies, read_matrix, read_predictions, with_dates  # noqa: F401
+from holdout.audit.readers.accuracies import read_accuracies  # noqa: F401
+from holdout.audit.readers.dates import with_dates  # noqa: F401
+from holdout.audit.readers.matrix import read_matrix  # noqa: F401
+from holdout.audit.readers.predictions import read_predictions  # noqa: F401
 from holdout.audit.run import (
     LENSES,
     AuditOptions,

@@ -21,7 +21,7 @@ import pandas as pd
 
 from holdout.audit.errors import AuditError
 from holdout.audit.options import SCALES
-from holdout.audit.page import (
+from holdout.audit.report.page import (
     Glance,
     count,
     figure_html,
@@ -32,7 +32,7 @@ from holdout.audit.page import (
     percent_decimals,
     table_html,
 )
-from holdout.audit.report import reference_section
+from holdout.audit.report.render import reference_section
 from holdout.leaderboards import AccuracyTableAudit, accuracy_table_audit
 from holdout.leaderboards.correctness import separator_hint, text_problem
 from holdout.leaderboards.outputs import write_table
@@ -188,7 +188,7 @@ REPORT_COLUMNS = (
 
 
 def _decimals(t: pd.DataFrame) -> dict[str, int]:
-    """Percent decimals each column's intervals support (holdout.audit.page.percent_decimals)."""
+    """Percent decimals each column's intervals support (holdout.audit.report.page.percent_decimals)."""
     orig = percent_decimals(t["orig_ci_high"] - t["orig_ci_low"])
     new = percent_decimals(t["new_ci_high"] - t["new_ci_low"])
     er = percent_decimals(t["er_ci_high"] - t["er_ci_low"])

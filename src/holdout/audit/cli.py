@@ -15,14 +15,16 @@ import argparse
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from holdout.audit.cli_checks import typed_options
 from holdout.audit.errors import AuditError
 from holdout.audit.inputs import one_line
+from holdout.audit.leaderboard_cli import run_leaderboard_audit
+from holdout.audit.logs_cli import run_logs_audit
 from holdout.audit.parser import SUBCOMMANDS, build_parser, overview, subcommand_parser
-from holdout.audit.pipeline import audit_from_args
+from holdout.audit.pipeline import audit_from_args, search_size
 from holdout.audit.result import LENSES
 
 __all__ = ["build_parser", "main", "parse"]
@@ -71,6 +73,15 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _audit(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
+    """The first audit that applies: evaluation logs, a leaderboard (matrix or accuracy table), predictions."""
+    args.search_size = search_size(args.search_size)  # one check for every input
+    for audit_of in (run_logs_audit, run_leaderboard_audit):
+        if (summary := audit_of(args, on_fail)) is not None:
+            return summary
+    return audit_from_args(args, on_fail)
+
+
 def run(args: argparse.Namespace) -> int:
     """The audit of parsed options: prints each lens's verdict; returns the exit code (2: bad input,
     130: interrupted)."""
@@ -78,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     left: list[str] = []
     try:
         with _sigterm_as_interrupt():
-            summary = audit_from_args(args, left.append)
+            summary = _audit(args, left.append)
     except AuditError as exc:
         print(f"holdout audit: error: {exc}", file=sys.stderr)
         return 2

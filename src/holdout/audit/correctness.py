@@ -24,8 +24,8 @@ from holdout.audit.best_of import best_of_n_lens
 from holdout.audit.core import AuditError, RvwLens, SimilarityLens
 from holdout.audit.output import contamination_entry
 from holdout.audit.pairs_lens import PairsLens, pairs_lens
+from holdout.audit.report.verdicts import contamination_verdict
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
-from holdout.audit.verdicts import contamination_verdict
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
 from holdout.leaderboards.correctness import accuracy_intervals
 from holdout.leaderboards.dates import parse_date, read_dates_utc

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from holdout.audit import verdicts
 from holdout.audit.errors import AuditError
+from holdout.audit.report import verdicts
 from holdout.leaderboards.dates import Contamination
 from holdout.leaderboards.outputs import write_contamination
 

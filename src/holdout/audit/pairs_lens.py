@@ -137,7 +137,7 @@ def plot_rank_intervals(
 ) -> Figure:
     """Models by accuracy (best at the top) with their simultaneous rank intervals on a reversed rank
     axis (a tick at 1); the models tied with the best (interval reaching 1) in a second colour."""
-    from holdout.audit.plots import LAYOUT_WIDTH, ROW_HEIGHT, short_labels
+    from holdout.audit.report.plots import LAYOUT_WIDTH, ROW_HEIGHT, short_labels
 
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
@@ -162,7 +162,7 @@ def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alp
     marks the pairs that differ significantly after Holm over all pairs. The names (up to 20 models)
     shortened so that they stay distinct; the title above the whole figure, the colour bar's label
     beside it (constrained layout: nothing overlaps)."""
-    from holdout.audit.plots import LAYOUT_WIDTH, short_labels
+    from holdout.audit.report.plots import LAYOUT_WIDTH, short_labels
 
     pos = {m: i for i, m in enumerate(order)}
     i, j = pairs["model_a"].map(pos).to_numpy(dtype=int), pairs["model_b"].map(pos).to_numpy(dtype=int)

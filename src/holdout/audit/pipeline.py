@@ -1,5 +1,5 @@
-"""The audit of one command line: ``--logs``, ``--correctness`` / ``--accuracies``, or predictions (the
-three input kinds of ``holdout audit``), from parsed options to the written ``--out`` folder."""
+"""The predictions audit of one command line, from parsed options to the written ``--out`` folder (the
+logs and leaderboard audits are ``logs_cli`` and ``leaderboard_cli``; ``cli`` runs the one that applies)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ from dataclasses import replace
 from holdout.audit.aline_lens import read_unlabeled, write_aline
 from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, align_models, selection_bits
 from holdout.audit.inputs import chance_warnings, check_memory, check_out_dir, peek_shape, user_input
-from holdout.audit.leaderboard_cli import run_leaderboard_audit
-from holdout.audit.logs_cli import run_logs_audit
 from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.audit.readers.predictions import is_npz, load_predictions_input, new_set_args
 from holdout.audit.run import AuditOptions, _write_all, run_audit, write_audit
@@ -26,11 +24,6 @@ def _names(text: str) -> list[str]:
 
 
 def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
-    args.search_size = search_size(args.search_size)  # one check for every input
-    if (logs := run_logs_audit(args, on_fail)) is not None:
-        return logs
-    if (leaderboard := run_leaderboard_audit(args, on_fail)) is not None:
-        return leaderboard
     if args.predictions is None:
         raise AuditError("give the PREDICTIONS file (or --accuracies TABLE.csv)")
     size = search_size(args.search_size)

@@ -1,5 +1,5 @@
 """The options and the result of one audit: what [`run_audit`][holdout.audit.run.run_audit] takes and
-returns, and what [`render_report`][holdout.audit.report.render_report] reads (both import it from here)."""
+returns, and what [`render_report`][holdout.audit.report.render.render_report] reads (both import it from here)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from holdout.audit import verdicts
 from holdout.audit.errors import AuditError, check_open_unit
 from holdout.audit.pairs_lens import PairsLens
-from holdout.audit.verdicts import pairs_verdict
+from holdout.audit.report import verdicts
 
 if TYPE_CHECKING:
     from holdout.audit.adaptive_lens import AdaptiveLens
@@ -89,7 +88,7 @@ class AuditResult:
         """One row per lens that ran: its name and its plain-language verdict."""
         pr = self.pass_rates
         rows = [("accuracy", verdicts.accuracy_verdict(self.accuracy, self.options.alpha, self.pairs, pass_rates=pr))]
-        rows += [("pairs", pairs_verdict(self.pairs))] if self.pairs is not None else []
+        rows += [("pairs", verdicts.pairs_verdict(self.pairs))] if self.pairs is not None else []
         rows += [("new", verdicts.new_set_verdict(self.new))] if self.new is not None else []
         sim = self.similarity
         rows += [("similarity", verdicts.similarity_verdict(sim, pass_rates=pr))] if sim is not None else []

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit import plots, verdicts
 from holdout.audit.adaptive_lens import adaptive_summary, write_adaptive
 from holdout.audit.adversarial_lens import adversarial_lens, adversarial_summary, write_adversarial
 from holdout.audit.applicable import _adaptive_or_reason, _bounds_or_reason
@@ -31,8 +30,8 @@ from holdout.audit.core import (
 )
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
 from holdout.audit.pairs_lens import pairs_lens, write_pairs
+from holdout.audit.report import plots, verdicts
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
-from holdout.audit.verdicts import pairs_summary
 from holdout.plotting import save_figure
 from holdout.predictions import Predictions
 from holdout.similarity.plots import (
@@ -163,7 +162,7 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         },
     }
     if result.pairs is not None:
-        out["pairs"] = pairs_summary(result.pairs)
+        out["pairs"] = verdicts.pairs_summary(result.pairs)
     if result.best_of_n:
         out["best_of_n"] = best_of_n_summary(result.best_of_n)
     if result.new is not None:
@@ -299,7 +298,7 @@ def write_audit(
 
 
 def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = None) -> dict[str, object]:
-    from holdout.audit.report import render_report, render_summary_md
+    from holdout.audit.report.render import render_report, render_summary_md
 
     summary = summary_dict(result)
     if result.new is not None:

@@ -32,6 +32,15 @@ Paired comparisons (two models on the same items)
 - [`paired_comparisons`][holdout.stats.paired_comparisons]  every pair of K models at once, from one matrix product;
   the vectorized building blocks and result types are in [`holdout.stats.paired`][holdout.stats.paired].
 
+Clustered items, repeated samples, power
+----------------------------------------
+In [`holdout.stats.clustered`][holdout.stats.clustered] and [`holdout.stats.power`][holdout.stats.power]
+(also importable from here): ``clustered_se`` (plain and clustered standard errors, Miller 2024, App. A, both
+the paper's form and the finite-cluster C / (C - 1) form, the design effect), ``clustered_paired_test`` (a
+cluster sign-flip randomization test under 30 clusters), ``sample_variance_split`` (between- and within-item
+variance over m samples, Miller 2024, Sec. 3), ``mcnemar_sample_size`` / ``mcnemar_mde`` (Connor 1987) and
+``paired_sample_size`` / ``paired_mde``.
+
 Regression
 ----------
 - [`LinearFit`][holdout.stats.LinearFit]        least-squares line with standard errors (Recht et al. Eq. 3).
@@ -46,8 +55,9 @@ Similarity
   (Mania et al. 2019, Sec. 5.1).
 
 The implementations live in private modules (``_binomial``, ``_multiple``, ``_ranking``, ``_regression``,
-``_similarity``, ``_paired``, ``_pairs``, ``_ranks``, ``_best_of``, ``_tails``); import from ``holdout.stats``,
-``holdout.stats.paired`` or ``holdout.stats.ranks``.
+``_similarity``, ``_paired``, ``_pairs``, ``_ranks``, ``_best_of``, ``_tails``, ``_clustered``, ``_samples``,
+``_power``); import from ``holdout.stats``, ``holdout.stats.paired``, ``holdout.stats.ranks``,
+``holdout.stats.clustered`` or ``holdout.stats.power``.
 """
 
 from holdout.stats._binomial import accuracy_table, clopper_pearson
@@ -58,6 +68,23 @@ from holdout.stats._ranking import delta_rank
 from holdout.stats._ranks import rank_confidence_sets
 from holdout.stats._regression import LinearFit, fit_band, linear_fit
 from holdout.stats._similarity import independent_similarity
+from holdout.stats.clustered import (  # noqa: F401 (importable from here; listed in holdout.stats.clustered)
+    ClusteredPairedResult,
+    ClusteredSE,
+    ConfidenceInterval,
+    SampleVarianceSplit,
+    clustered_paired_test,
+    clustered_se,
+    sample_variance_split,
+    sample_variance_split_from_rates,
+)
+from holdout.stats.power import (  # noqa: F401 (importable from here; listed in holdout.stats.power)
+    discordance_from_correlation,
+    mcnemar_mde,
+    mcnemar_sample_size,
+    paired_mde,
+    paired_sample_size,
+)
 
 __all__ = [
     "LinearFit",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from holdout.audit.core import accuracy_lens
 from holdout.audit.evidence import Evidence, LensResult
+from holdout.audit.lenses._common import accuracy_columns
+from holdout.audit.report.verdicts import accuracy_verdict
 from holdout.audit.result import AuditOptions
-from holdout.audit.verdicts import accuracy_verdict
 from holdout.leaderboards.lenses import correctness_lenses
 
 __all__ = ["lens"]
@@ -18,4 +19,5 @@ def lens(e: Evidence, options: AuditOptions) -> LensResult:
     else:
         frame = correctness_lenses(e.correctness(), options.etas, options.eps, options.delta, options.alpha).accuracy
     verdict = accuracy_verdict(frame, options.alpha, None, pass_rates=not e.binary)
+    frame = accuracy_columns(frame, e)  # se, se_clustered, design_effect with item clusters
     return LensResult("accuracy", "measured", verdict, frame)

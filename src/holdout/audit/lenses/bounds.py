@@ -8,8 +8,8 @@ import pandas as pd
 from holdout.audit.core import AuditError, bounds_lens, similarity_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import as_predictions
+from holdout.audit.report.verdicts import bounds_verdict
 from holdout.audit.result import AuditOptions
-from holdout.audit.verdicts import bounds_verdict
 
 __all__ = ["lens"]
 

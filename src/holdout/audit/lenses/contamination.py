@@ -7,7 +7,7 @@ from __future__ import annotations
 from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.registry import LensOptions
-from holdout.audit.verdicts import contamination_verdict
+from holdout.audit.report.verdicts import contamination_verdict
 from holdout.leaderboards import CorrectnessError, contamination
 from holdout.leaderboards.dates import parse_date
 from holdout.leaderboards.outputs import contamination_summary

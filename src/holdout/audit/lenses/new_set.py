@@ -6,8 +6,8 @@ from __future__ import annotations
 from holdout.audit.accuracy_table import table_verdict
 from holdout.audit.core import align_models, new_set_lens
 from holdout.audit.evidence import Evidence, LensResult
+from holdout.audit.report.verdicts import new_set_verdict
 from holdout.audit.result import AuditOptions
-from holdout.audit.verdicts import new_set_verdict
 from holdout.leaderboards import accuracy_table_audit
 
 __all__ = ["lens"]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from holdout.audit.evidence import Evidence, LensResult
+from holdout.audit.lenses._common import pairs_columns
 from holdout.audit.pairs_lens import pairs_lens
+from holdout.audit.report.verdicts import pairs_verdict
 from holdout.audit.result import AuditOptions
-from holdout.audit.verdicts import pairs_verdict
 
 __all__ = ["lens"]
 
@@ -15,4 +16,4 @@ def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
     if e.matrix is None or len(e.model_ids) < 2:
         return None
     r = pairs_lens(e.matrix, e.model_ids, alpha=options.alpha, mid_p=options.mid_p, resamples=options.rank_resamples)
-    return LensResult("pairs", "measured", pairs_verdict(r), r.pairs, r)
+    return LensResult("pairs", "measured", pairs_verdict(r), pairs_columns(r.pairs, e), r)

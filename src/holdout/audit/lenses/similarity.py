@@ -7,8 +7,8 @@ from dataclasses import replace
 from holdout.audit.core import similarity_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import as_predictions
+from holdout.audit.report.verdicts import similarity_verdict
 from holdout.audit.result import AuditOptions
-from holdout.audit.verdicts import similarity_verdict
 
 __all__ = ["lens"]
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from holdout.audit import page
 from holdout.audit.adaptive_lens import adaptive_report_table
-from holdout.audit.page import Glance
+from holdout.audit.report import page
+from holdout.audit.report.page import Glance
 
 if TYPE_CHECKING:
     from holdout.audit.result import AuditResult
@@ -213,7 +213,7 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
 
 
 def glance_lines(result: AuditResult, summary: dict) -> list[Glance]:
-    """One [`Glance`][holdout.audit.page.Glance] per lens that ran, in report order."""
+    """One [`Glance`][holdout.audit.report.page.Glance] per lens that ran, in report order."""
     lines = []
     for lens, *_ in SECTIONS:
         if lens in summary and isinstance(summary[lens], dict) and "verdict" in summary[lens]:
