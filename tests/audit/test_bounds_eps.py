@@ -35,7 +35,7 @@ def test_example_verdict_opens_with_the_eps_all_k_models_are_guaranteed_at(examp
     # the shipped example: 3 models on 300 points, guaranteed only at eps of about 5 points
     assert t.models_used == 3 and t.n == 300
     assert 0.04 < t.naive_bayes_eps <= t.similarity_eps <= t.union_eps < 0.06
-    assert f"eps = {t.union_eps:.2g} ({100 * t.union_eps:.2g} points)" in text
+    assert f"eps = {t.union_eps:.3g} ({100 * t.union_eps:.3g} points)" in text
     first = text.index("under the union bound")
     assert first < text.index("similarity bound") < text.index("naive-Bayes bound") < text.index("supports")
     assert "3 / 3 / 4 at eps = 0.05" in text

@@ -42,9 +42,14 @@ def test_correctness_verdicts_on_livecodebench(lcb_csv: Path) -> None:
     c = load_correctness(str(lcb_csv), None, 10)
     result = correctness_result(c, AuditOptions(lenses=("accuracy", "pairs"), rank_resamples=200), str(lcb_csv))
     summary = summary_dict(result)
-    assert "0 other model(s) are not significantly worse than the best (paired t test" in summary["accuracy"]["verdict"]
+    assert (
+        "0 other model(s) are tied with the best: their simultaneous 95% rank interval reaches 1"
+        in (summary["accuracy"]["verdict"])
+    )
     assert "Beta-quantile interval on the mean pass rate" in summary["accuracy"]["verdict"]
-    assert "The closest, GPT-4-Turbo-1106, is 5.23 points behind" in summary["pairs"]["verdict"]
+    assert (
+        "The closest to GPT-4-Turbo-2024-04-09, GPT-4-Turbo-1106, is 5.23 points behind" in summary["pairs"]["verdict"]
+    )
     assert summary["pairs"]["tied_with_best"] == ["GPT-4-Turbo-2024-04-09"]
 
 
@@ -88,7 +93,7 @@ def _predictions(n: int = 300, seed: int = 0) -> Predictions:
 
 def test_predictions_audit_pairs_match_scipy_binomtest() -> None:
     preds = _predictions()
-    result = run_audit(preds, AuditOptions(lenses=("accuracy", "pairs"), rank_resamples=100))
+    result = run_audit(preds, AuditOptions(lenses=("accuracy", "pairs")))
     pairs = result.pairs.pairs
     right = 1 - preds.errors()
     for row in pairs.itertuples():
@@ -99,11 +104,13 @@ def test_predictions_audit_pairs_match_scipy_binomtest() -> None:
         assert row.p_value == pytest.approx(want, rel=1e-10)
         assert row.diff == pytest.approx(100 * (x.mean() - y.mean()))
     ranks = result.pairs.ranks
-    # a beats b on 6 items and loses none: McNemar p = 2^-5 = 0.031, Holm over 3 -> 0.094: tied
-    assert ranks.set_index("model").loc["b", "tied_with_best"]
-    assert not ranks.set_index("model").loc["d", "tied_with_best"]
+    # a beats b on 6 items and loses none (McNemar p = 2^-5 = 0.031, Holm over all 6 pairs 0.094): b's
+    # simultaneous rank interval reaches 1, so b is tied with the best; d is not
+    ranks = ranks.set_index("model")
+    assert ranks.loc["b", "tied_with_best"] and ranks.loc["b", "rank_low"] == 1
+    assert not ranks.loc["d", "tied_with_best"]
     verdict = accuracy_verdict(result.accuracy, 0.05, result.pairs)
-    assert "not significantly worse than the best (exact McNemar test" in verdict
+    assert "2 other model(s) are tied with the best (b and c): their simultaneous 95% rank interval" in verdict
 
 
 def test_mid_p_option_and_one_model_note() -> None:

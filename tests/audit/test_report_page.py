@@ -190,9 +190,10 @@ def test_testable_models_figure_writes_each_count():
     plt.close(fig)
 
 
-def test_figure_html_shows_100_css_px_per_inch(tmp_path):
+def test_figure_html_shows_150_css_px_per_inch(tmp_path):
+    """A 150-dpi PNG shown pixel for pixel: a 4 x 3 in figure takes 600 x 450 CSS px."""
     fig, _ = plt.subplots(figsize=(4, 3))
     fig.savefig(tmp_path / "f.png", dpi=150)
     plt.close(fig)
     html = pg.figure_html(Path(tmp_path / "f.png"), "caption")
-    assert "width='400'" in html and "height='300'" in html and "f.csv" in html
+    assert "width='600'" in html and "height='450'" in html and "f.csv" in html

@@ -19,7 +19,19 @@ from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_b
 from holdout.bounds.eps import K_CAP, EpsNeeded, capped_count, eps_needed, smallest_eps
 from holdout.stats import independent_similarity
 
-__all__ = ["K_CAP", "STANDARD_EPS", "EpsNeeded", "SupportedModels", "eps_needed", "smallest_eps", "supported_models"]
+__all__ = [
+    "EPS_FOR_MODELS",
+    "K_CAP",
+    "STANDARD_EPS",
+    "EpsNeeded",
+    "SupportedModels",
+    "eps_needed",
+    "smallest_eps",
+    "supported_models",
+]
+
+#: the numbers of models for which the audit reports the smallest eps the test set supports
+EPS_FOR_MODELS = (1, 10, 100)
 
 #: the accuracy tolerances at which the audit reports the number of supported models (in this order)
 STANDARD_EPS = (0.005, 0.01, 0.02, 0.05)

@@ -113,6 +113,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    for note in summary.get("notes", ()):  # type: ignore[union-attr]
+        if str(note).startswith(("Warning: ", "Skipped: ")):
+            kind, text = str(note).split(": ", 1)
+            print(terminal_text(f"holdout audit: {kind.lower()}: {text}"), file=sys.stderr)
     for lens in (*LENSES, "best_of_n", "adaptive", "contamination", "aline"):  # adaptive: the opt-in lens
         if lens in summary:
             print(terminal_text(f"[{lens}] {summary[lens]['verdict']}"))  # type: ignore[index]

@@ -30,11 +30,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit.bounds_eps import SupportedModels, eps_needed, supported_models
+from holdout.audit.bounds_eps import EPS_FOR_MODELS, EpsNeeded, SupportedModels, eps_needed, supported_models
 from holdout.audit.errors import MAX_SEARCH_SIZE, AuditError, check_open_unit
 from holdout.bounds.study import testable_model_counts
 from holdout.cifar10_1.recht import table1, table4
 from holdout.data.core import DataError, convert_user_predictions, read_user_labels
+from holdout.leaderboards.lenses import ranked_by_correct
 from holdout.predictions import Predictions, PredictionsError, load_predictions
 from holdout.predictions import align_models as _align_models
 from holdout.rvw.core import DescriptionError, description_length, index_bits, rvw_bound
@@ -129,12 +130,10 @@ def align_models(original: Predictions, new: Predictions, source: str) -> Predic
 def accuracy_lens(preds: Predictions, alpha: float = 0.05) -> pd.DataFrame:
     """Per model: correct, n, accuracy and its exact 1 - alpha Clopper-Pearson interval (percent).
 
-    Rows by accuracy, best first (ties keep the input order); ``rank`` 1 is the best model.
+    Rows by accuracy, best first (ties keep the input order); ``rank`` 1 is the best model, tied
+    models share a rank (1, 1, 3: [`ranked_by_correct`][holdout.leaderboards.lenses.ranked_by_correct]).
     """
-    df = accuracy_table(preds, alpha)
-    order = np.argsort(-df["correct"].to_numpy(), kind="stable")
-    df = df.iloc[order].reset_index(drop=True)
-    df.insert(1, "rank", np.arange(1, len(df) + 1))
+    df = ranked_by_correct(accuracy_table(preds, alpha))
     return df
 
 
@@ -181,13 +180,15 @@ class SimilarityLens:
 
     ``pairs``: model_i, model_j, similarity, independent (one row per pair i < j);
     ``covering``: eta, covering_number (greedy upper bound on N_eta); ``difficulty``:
-    m, fraction_at_most (points misclassified by at most m models).
+    m, fraction_at_most (points misclassified by at most m models). ``items``: the input is a
+    correctness matrix (results per item: the verdict speaks of items answered, not points classified).
     """
 
     summary: SimilaritySummary
     pairs: pd.DataFrame
     covering: pd.DataFrame
     difficulty: pd.DataFrame
+    items: bool = False
 
 
 def similarity_lens(preds: Predictions, etas: Sequence[float], source: str = "predictions") -> SimilarityLens:
@@ -226,7 +227,8 @@ class BoundsLens:
     Read the other way round: ``union_eps``, ``similarity_eps``, ``naive_bayes_eps`` are the smallest
     eps at which all ``models_used`` models are guaranteed under each bound, and ``supported`` the
     models each bound supports at standard eps (up to the first that covers them) and the eps asked for
-    ([`eps_needed`][holdout.bounds.eps.eps_needed]).
+    ([`eps_needed`][holdout.bounds.eps.eps_needed]); ``for_models`` the smallest eps at which the
+    test set supports 1, 10 and 100 such models (what a user can act on when it supports none at eps).
     """
 
     n: int
@@ -242,6 +244,7 @@ class BoundsLens:
     similarity_eps: float | None = None
     naive_bayes_eps: float | None = None
     supported: tuple[SupportedModels, ...] = ()
+    for_models: tuple[EpsNeeded, ...] = ()  # the smallest eps for 1, 10 and 100 models (EPS_FOR_MODELS)
 
     @property
     def independent_similarity(self) -> float:
@@ -293,6 +296,7 @@ def bounds_lens(
         need.similarity,
         need.naive_bayes,
         supported,
+        tuple(eps_needed(int(n), error, sim, k, delta) for k in EPS_FOR_MODELS),
     )
 
 

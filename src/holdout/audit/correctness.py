@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from holdout.audit.applicable import _adaptive_or_reason, _bounds_or_reason
 from holdout.audit.best_of import best_of_n_lens
@@ -24,10 +25,11 @@ from holdout.audit.core import AuditError, RvwLens, SimilarityLens
 from holdout.audit.output import contamination_entry
 from holdout.audit.pairs_lens import PairsLens, pairs_lens
 from holdout.audit.report.verdicts import contamination_verdict
-from holdout.audit.result import AuditOptions, AuditResult
+from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness
+from holdout.leaderboards.correctness import accuracy_intervals
 from holdout.leaderboards.dates import parse_date, read_dates_utc
-from holdout.leaderboards.lenses import CorrectnessLenses, correctness_lenses
+from holdout.leaderboards.lenses import correctness_lenses, ranked_by_correct
 from holdout.predictions import Predictions
 from holdout.rvw.bound import rvw_bound
 
@@ -64,10 +66,9 @@ def _as_predictions(c: CorrectnessMatrix, test_set: str) -> Predictions:
     return Predictions.create(wrong, labels, c.model_names, num_classes=2, test_set=test_set)
 
 
-def _rvw(lenses: CorrectnessLenses, options: AuditOptions) -> RvwLens | None:
+def _rvw(acc: pd.DataFrame, options: AuditOptions) -> RvwLens | None:
     if options.rvw_bits is None:
         return None
-    acc = lenses.accuracy
     row = acc.iloc[0] if options.selected is None else acc[acc["model"] == options.selected].squeeze()
     if options.selected is not None and acc[acc["model"] == options.selected].empty:
         raise AuditError(f"--selected {options.selected}: no such model")
@@ -76,38 +77,87 @@ def _rvw(lenses: CorrectnessLenses, options: AuditOptions) -> RvwLens | None:
     return RvwLens(str(row["model"]), err, n, options.rvw_bits, options.rvw_detail, options.rvw_C, options.delta, bound)
 
 
+#: below this many items the audit warns that its intervals, tests and bounds say little
+FEW_ITEMS = 20
+
+#: the lenses that compare models, skipped (with a note) for one model
+NEEDS_TWO = ("pairs", "similarity", "bounds")
+
+
+def few_items_warning(n: int) -> list[str]:
+    """A ``Warning: ...`` note when the test set has fewer than ``FEW_ITEMS`` items."""
+    if n >= FEW_ITEMS:
+        return []
+    return [
+        f"Warning: only {n} item{'s' * (n != 1)}: every accuracy interval is wide, the paired tests can "
+        "reject nothing or little, and the rank sets and bounds rest on large-sample arguments; read this audit "
+        "as a check of the files, not as evidence about the models."
+    ]
+
+
+def _dates_note(options: AuditOptions, dates: Contamination | None, item_dates_known: bool) -> list[str]:
+    """What the split by date needs, said only where it would apply: the input dates its items, or the
+    new-test-set lens was asked for by name (not only by the default of every lens)."""
+    if dates is not None or "new" not in options.lenses:
+        return []
+    if item_dates_known:
+        return ["New test set: the items are dated; give --model-dates and --split for the split by date."]
+    if tuple(options.lenses) != LENSES:
+        return ["New test set: give --item-dates, --model-dates and --split for the split by date."]
+    return []
+
+
+def _one_model(c: CorrectnessMatrix, options: AuditOptions, source: str, notes: list[str]) -> AuditResult:
+    """The audit of one model: its accuracy with its interval (and Rip van Winkle's Razor); a note names
+    the lenses skipped because they compare models."""
+    acc = ranked_by_correct(accuracy_intervals(c, options.alpha))
+    skipped = [name for name in NEEDS_TWO if name in options.lenses]
+    skipped += ["best_of_n"] if options.variants or options.families else []
+    if skipped:
+        notes.append(f"Skipped: {', '.join(skipped)}: these lenses compare models and need at least 2 models.")
+    rvw = _rvw(acc, options) if "rvw" in options.lenses else None
+    return AuditResult(source, Path(source).stem, options, acc, rvw=rvw, notes=tuple(notes), pass_rates=not c.binary)
+
+
 def correctness_result(
-    c: CorrectnessMatrix, options: AuditOptions, source: str, dates: Contamination | None = None
+    c: CorrectnessMatrix,
+    options: AuditOptions,
+    source: str,
+    dates: Contamination | None = None,
+    *,
+    item_dates_known: bool = False,
 ) -> AuditResult:
     """Every correctness lens of ``options.lenses`` as an [`AuditResult`][holdout.audit.run.AuditResult],
     with the split by date ``dates`` (from [`contamination_of`][holdout.audit.correctness.contamination_of])
-    when given."""
-    if c.shape[0] < 2:
-        raise AuditError(f"{source}: 1 model, but the similarity and bounds lenses need at least 2")
-    lenses = correctness_lenses(c, options.etas, options.eps, options.delta, options.alpha)
-    s = lenses.summary
+    when given (``item_dates_known``: the input dates its items, so only the models' dates are missing).
+    One model: the accuracy (and Rip van Winkle's Razor) only, the lenses that compare models skipped
+    with a note; few items: a warning note (``Warning: ...``)."""
     notes = [
-        f"Correctness matrix: {c.shape[0]} models x {c.shape[1]} items, "
+        f"Correctness matrix: {c.shape[0]} model(s) x {c.shape[1]} item(s), "
         + (
             "0/1 entries (exact Clopper-Pearson intervals)."
             if c.binary
             else f"pass rates{'' if c.samples is None else f' over {c.samples} samples'} (intervals: Beta "
             "quantiles of the real-valued count; similarity: expected agreement of the 0-1 losses)."
-        )
+        ),
+        *few_items_warning(c.shape[1]),
     ]
+    if c.shape[0] < 2:
+        return _one_model(c, options, source, notes)
+    lenses = correctness_lenses(c, options.etas, options.eps, options.delta, options.alpha)
+    s = lenses.summary
     bounds = None
     if "bounds" in options.lenses:  # the predictions audit's lens: eps needed, supported models, or why not
         bounds, why = _bounds_or_reason(_Size(c.shape[1], c.shape[0]), s, options)  # type: ignore[arg-type]
         notes.extend([f"Testable models (bounds): not applicable because {why}."] if why else [])
-    if "new" in options.lenses and dates is None:
-        notes.append("New test set: give --item-dates, --model-dates and --split for the split by date.")
+    notes.extend(_dates_note(options, dates, item_dates_known))
     adaptive = None
     if options.adaptive and c.binary:
         adaptive, why = _adaptive_or_reason(_as_predictions(c, Path(source).stem))
         notes.extend([f"Adaptive analyst: not applicable because {why}."] if adaptive is None else why)
     elif options.adaptive:
         notes.append("Adaptive analyst lens: not run (it needs 0/1 correctness, not pass rates).")
-    sim = SimilarityLens(s, lenses.pairs, lenses.covering, lenses.difficulty)
+    sim = SimilarityLens(s, lenses.pairs, lenses.covering, lenses.difficulty, items=True)
     return AuditResult(
         source,
         Path(source).stem,
@@ -115,7 +165,7 @@ def correctness_result(
         lenses.accuracy,
         similarity=sim if "similarity" in options.lenses else None,
         bounds=bounds,
-        rvw=_rvw(lenses, options) if "rvw" in options.lenses else None,
+        rvw=_rvw(lenses.accuracy, options) if "rvw" in options.lenses else None,
         notes=tuple(notes),
         adaptive=adaptive,
         pass_rates=not c.binary,

@@ -109,9 +109,8 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     task = str(m.runs["task"].iloc[0])
     dates = _dates(m, args)
     clusters, where = item_clusters(args, m.item_ids, getattr(m, "item_fields", None))
-    result = correctness_result(
-        m, _options(args), task, dates
-    )  # the contamination lens written and reported with the rest
+    # the contamination lens written and reported with the rest
+    result = correctness_result(m, _options(args), task, dates, item_dates_known=m.item_dates is not None)
     if clusters is not None:
         result = clustered_result(result, m.values, m.model_names, clusters, where)
     result = with_samples(result, m.values, m.model_names, m.samples)

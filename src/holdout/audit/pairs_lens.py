@@ -2,10 +2,13 @@
 
 Every pair of models is compared on the same items
 ([`paired_comparisons`][holdout.stats.paired_comparisons]: the exact McNemar test and Newcombe's
-interval for 0/1 correctness, the paired t test for pass rates), every model against the most
-accurate one with Holm over the K - 1 comparisons
-([`tied_with_best`][holdout.stats.ranks.tied_with_best]), and simultaneous confidence sets for all ranks
-([`rank_confidence_sets`][holdout.stats.rank_confidence_sets], Mogstad et al. 2024). Overlapping
+interval for 0/1 correctness, the paired t test or exact sign-flip test for pass rates; each interval
+made to agree with its test and named), simultaneous confidence sets for all ranks
+([`rank_confidence_sets`][holdout.stats.rank_confidence_sets], Mogstad et al. 2024), and from them
+the models tied with the best ([`tied_with_best`][holdout.stats.ranks.tied_with_best]: rank interval
+reaching 1; with all models equally accurate, some model is called worse than the best with
+probability at most alpha) and the tie groups. Every model tied at the top of the counts is named
+([`best_models`][holdout.stats.ranks.best_models]). Overlapping
 marginal intervals are not a test of a difference: models that share most of their errors are told
 apart by a paired test long before their intervals separate.
 
@@ -28,17 +31,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from holdout.plotting import figure_text, save_figure
+from holdout.plotting import save_figure
 from holdout.stats.paired import pair_counts, paired_comparisons
-from holdout.stats.ranks import rank_confidence_sets, tie_groups, tied_with_best
+from holdout.stats.ranks import best_models, rank_confidence_sets, tie_groups, tied_with_best
 
 __all__ = [
     "HEATMAP_MAX_MODELS",
     "RANK_FIGURE_MAX_MODELS",
     "PairsLens",
     "pairs_lens",
-    "pairs_summary",
-    "pairs_verdict",
     "plot_pair_differences",
     "pairs_csv_holds",
     "plot_rank_intervals",
@@ -56,7 +57,9 @@ RANK_FIGURE_MAX_MODELS = 50
 class PairsLens:
     """``pairs``: one row per pair (model_a the more accurate; diff, diff_low, diff_high in accuracy
     points); ``ranks``: per model, best first: model, accuracy (percent), rank, rank_low, rank_high,
-    tied_with_best, tie_group, p_vs_best, p_holm_vs_best. ``test``: the paired test used."""
+    tied_with_best (rank interval reaching 1), tie_group (the rank sets' groups), top (tied at the top
+    of the counts), p_vs_best and p_holm_vs_best (the paired test against the first best model, raw
+    and Holm over the K - 1: not the tie set). ``test``: the paired test used."""
 
     pairs: pd.DataFrame
     ranks: pd.DataFrame
@@ -81,16 +84,6 @@ def _vs_best(pairs: pd.DataFrame, best: str, others: list[str]) -> np.ndarray:
     return np.log(10.0) * rows.loc[others, "log10_p_value"].to_numpy(dtype=float)
 
 
-def _log_p_matrix(pairs: pd.DataFrame, names: list[str]) -> np.ndarray:
-    """K x K paired log p-values in the order of ``names`` (diagonal 0)."""
-    pos = {m: i for i, m in enumerate(names)}
-    i = pairs["model_a"].map(pos).to_numpy(dtype=int)
-    j = pairs["model_b"].map(pos).to_numpy(dtype=int)
-    out = np.zeros((len(names), len(names)))
-    out[i, j] = out[j, i] = np.log(10.0) * pairs["log10_p_value"].to_numpy(dtype=float)
-    return out
-
-
 def pairs_lens(
     values: np.ndarray,
     names: list[str] | tuple[str, ...],
@@ -106,10 +99,9 @@ def pairs_lens(
     counts = pair_counts(values)
     pairs = paired_comparisons(values, names, alpha=alpha, mid_p=mid_p, counts=counts)
     sets = rank_confidence_sets(values, alpha, resamples=resamples, seed=seed, counts=counts)
-    order = np.argsort(-counts.totals, kind="stable")
+    order = np.argsort(-sets.totals, kind="stable")  # rounded totals: a tie keeps input order, never float noise
     ordered = [names[i] for i in order]
     log_p = _vs_best(pairs, ordered[0], ordered[1:])
-    tied = tied_with_best(log_p, alpha)
     holm_vs_best = np.concatenate([[1.0], np.exp(np.minimum(0.0, _holm(log_p)))])
     ranks = pd.DataFrame(
         {
@@ -118,8 +110,9 @@ def pairs_lens(
             "rank": sets.rank[order],
             "rank_low": sets.rank_low[order],
             "rank_high": sets.rank_high[order],
-            "tied_with_best": tied,
-            "tie_group": tie_groups(_log_p_matrix(pairs, ordered), alpha),
+            "tied_with_best": tied_with_best(sets)[order],
+            "tie_group": tie_groups(sets)[order],
+            "top": np.isin(order, best_models(values)),
             "p_vs_best": np.concatenate([[1.0], np.exp(log_p)]),
             "p_holm_vs_best": holm_vs_best,
         }
@@ -136,102 +129,71 @@ def _holm(log_p: np.ndarray) -> np.ndarray:
     return holm(log_p) if log_p.size else log_p
 
 
-def _p(value: float) -> str:
-    return "< 1e-300" if value < 1e-300 else f"{value:.2g}"
+def _rank_ticks(k: int) -> list[int]:
+    """Integer ticks of a rank axis 1..k that always include 1 (the best rank), about six of them."""
+    from matplotlib.ticker import MaxNLocator
 
-
-def pairs_verdict(lens: PairsLens) -> str:
-    """Who is tied with the best (paired, Holm), the closest challenger, the top ranks with their
-    simultaneous intervals, and how many pairs differ."""
-    r, k = lens.ranks, len(lens.ranks)
-    best, tied = r.iloc[0], r[r["tied_with_best"]].iloc[1:]
-    names = ", ".join(tied["model"].head(8)) + (" ..." if len(tied) > 8 else "")
-    text = (
-        f"Paired on the same {lens.n:,} items ({lens.tied_test or lens.test_words}, Holm over the {k - 1} "
-        f"comparisons with the best, alpha = {lens.alpha:g}): {len(tied)} model(s) are not significantly worse "
-        "than the best, "
-        f"{best['model']} ({best['accuracy']:.2f}%)" + (f": {names}. " if len(tied) else ". ")
-    )
-    second = lens.pairs[lens.pairs["model_a"] == best["model"]].iloc[0]
-    text += (
-        f"The closest, {second['model_b']}, is {second['diff']:.2f} points behind "
-        f"[{second['diff_low']:.2f}, {second['diff_high']:.2f}], p = {_p(second['p_value'])}. "
-    )
-    top = "; ".join(f"{m} {a}-{b}" for m, a, b in r[["model", "rank_low", "rank_high"]].head(5).to_numpy())
-    significant = int((lens.pairs["p_holm"] <= lens.alpha).sum())
-    return text + (
-        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, bootstrap over "
-        f"{lens.resampled}): {top}. {significant:,} of {len(lens.pairs):,} pairs differ significantly "
-        "(Holm over all pairs)."
-    )
-
-
-def pairs_summary(lens: PairsLens, *, all_pairs: bool = False) -> dict[str, object]:
-    """The ``pairs`` entry of ``summary.json`` (``pairs_csv``: which pairs ``pairs.csv`` holds)."""
-    r = lens.ranks
-    return {
-        "pairs_csv": pairs_csv_holds(len(r), all_pairs),
-        "test": lens.test,
-        "n": lens.n,
-        "alpha": lens.alpha,
-        "best_model": str(r["model"].iloc[0]),
-        "tied_with_best": [str(m) for m in r.loc[r["tied_with_best"], "model"]],
-        "num_tied_with_best": int(r["tied_with_best"].sum()) - 1,
-        "num_pairs": len(lens.pairs),
-        "num_pairs_significant_holm": int((lens.pairs["p_holm"] <= lens.alpha).sum()),
-        "rank_critical_value": lens.critical_value,
-        "rank_resamples": lens.resamples,
-        "top": r.head(10)[["model", "accuracy", "rank", "rank_low", "rank_high", "tied_with_best"]].to_dict("records"),
-        "verdict": pairs_verdict(lens),
-    }
+    ticks = [int(t) for t in MaxNLocator(nbins=6, integer=True, min_n_ticks=2).tick_values(1, k) if 1 < t <= k]
+    return [1, *[t for t in ticks if t - 1 >= 0.08 * max(k - 1, 1)]]
 
 
 def plot_rank_intervals(
     ranks: pd.DataFrame, title: str, alpha: float, max_models: int = RANK_FIGURE_MAX_MODELS
 ) -> Figure:
-    """Models by accuracy (best at the top) with their simultaneous rank intervals; the models tied
-    with the best in a second colour."""
-    from holdout.audit.report.plots import ROW_HEIGHT, WIDTH, short_label
+    """Models by accuracy (best at the top) with their simultaneous rank intervals on a reversed rank
+    axis (a tick at 1); the models tied with the best (interval reaching 1) in a second colour."""
+    from holdout.audit.report.plots import LAYOUT_WIDTH, ROW_HEIGHT, short_labels
 
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
-    fig, ax = plt.subplots(figsize=(WIDTH, 1.6 + ROW_HEIGHT * len(shown)))
+    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
     colour = np.where(shown["tied_with_best"], "tab:red", "tab:blue")
     ax.hlines(y, shown["rank_low"], shown["rank_high"], colors=colour, lw=2)
     ax.scatter(shown["rank"], y, c=colour, s=14, zorder=3)
-    labels = [f"{short_label(m, 30)} ({a:.1f}%)" for m, a in zip(shown["model"], shown["accuracy"])]
+    labels = [f"{m} ({a:.2f}%)" for m, a in zip(short_labels(shown["model"], 28), shown["accuracy"])]
     ax.set_yticks(y, labels, fontsize=8)
-    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set\n(red: not significantly worse than #1)")
-    ax.invert_xaxis()
+    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set\n(red: tied with the best, interval reaches 1)")
+    k = len(ranks)
+    ax.set_xlim(k + 0.5, 0.5)  # reversed: rank 1 on the right
+    ax.set_xticks(_rank_ticks(k))
     more = f" (best {max_models} of {len(ranks):,}; all in ranks.csv)" if len(ranks) > max_models else ""
     fig.suptitle("\n".join(textwrap.wrap(title + more, 60)), fontsize=10)
     ax.grid(alpha=0.3, axis="x")
-    fig.tight_layout()
     return fig
 
 
 def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alpha: float) -> Figure:
     """Signed accuracy difference row minus column (points) of every pair, models best first; a dot
-    marks the pairs that differ significantly after Holm over all pairs."""
+    marks the pairs that differ significantly after Holm over all pairs. The names (up to 20 models)
+    shortened so that they stay distinct; the title above the whole figure, the colour bar's label
+    beside it (constrained layout: nothing overlaps)."""
+    from holdout.audit.report.plots import LAYOUT_WIDTH, short_labels
+
     pos = {m: i for i, m in enumerate(order)}
     i, j = pairs["model_a"].map(pos).to_numpy(dtype=int), pairs["model_b"].map(pos).to_numpy(dtype=int)
     diff = np.zeros((len(order), len(order)))
     diff[i, j], diff[j, i] = pairs["diff"], -pairs["diff"].to_numpy()
-    size = min(2.5 + 0.16 * len(order), 4.4)  # at most 5.6 in wide with the colour bar
-    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    named = len(order) <= 20  # names legible at 8 pt; beyond, the models in rank order (pairs.csv names them)
+    labels = short_labels(order, 22) if named else []
+    label_in = 0.075 * max((len(t) for t in labels), default=0) if named else 0.3
+    side = min(LAYOUT_WIDTH - 1.2 - label_in, 4.0)
+    fig = plt.figure(figsize=(LAYOUT_WIDTH, side + label_in + 0.8), layout="constrained")
+    ax = fig.add_subplot()
     lim = max(float(np.abs(diff).max()), 1e-9)
     im = ax.imshow(diff, cmap="RdBu", vmin=-lim, vmax=lim)
     sig = (pairs["p_holm"] <= alpha).to_numpy()
     ax.scatter(np.r_[j[sig], i[sig]], np.r_[i[sig], j[sig]], s=4, c="k", marker=".")
-    if len(order) <= 20:  # names legible at 8 pt; beyond, the models in rank order (pairs.csv names them)
-        names = [figure_text(m) for m in order]
-        ax.set_xticks(np.arange(len(order)), names, rotation=90, fontsize=8)
-        ax.set_yticks(np.arange(len(order)), names, fontsize=8)
+    if named:
+        ax.set_xticks(np.arange(len(order)), labels, rotation=90, fontsize=8)
+        ax.set_yticks(np.arange(len(order)), labels, fontsize=8)
     else:
+        ax.set_xticks([])
+        ax.set_yticks([])
         ax.set_xlabel(f"the {len(order):,} models, best first (names in pairs.csv)", fontsize=8)
-    fig.colorbar(im, ax=ax, shrink=0.7, label="accuracy of row minus column (points)")
-    ax.set_title("\n".join(textwrap.wrap(title + " (dot: Holm-significant)", 48)), fontsize=9)
-    fig.tight_layout()
+    bar = fig.colorbar(im, ax=ax, shrink=0.8, aspect=25)
+    bar.set_label("row minus column (points)", fontsize=8)
+    bar.ax.tick_params(labelsize=8)
+    fig.suptitle("\n".join(textwrap.wrap(title + " (dot: Holm-significant)", 60)), fontsize=9)
     return fig
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from holdout.audit.errors import AuditError, check_open_unit
-from holdout.audit.pairs_lens import PairsLens, pairs_verdict
+from holdout.audit.pairs_lens import PairsLens
 from holdout.audit.report import verdicts
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class AuditResult:
         """One row per lens that ran: its name and its plain-language verdict."""
         pr = self.pass_rates
         rows = [("accuracy", verdicts.accuracy_verdict(self.accuracy, self.options.alpha, self.pairs, pass_rates=pr))]
-        rows += [("pairs", pairs_verdict(self.pairs))] if self.pairs is not None else []
+        rows += [("pairs", verdicts.pairs_verdict(self.pairs))] if self.pairs is not None else []
         rows += [("new", verdicts.new_set_verdict(self.new))] if self.new is not None else []
         sim = self.similarity
         rows += [("similarity", verdicts.similarity_verdict(sim, pass_rates=pr))] if sim is not None else []

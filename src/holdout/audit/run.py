@@ -30,7 +30,7 @@ from holdout.audit.core import (
 )
 from holdout.audit.lenses.items import items_lens, items_summary, write_items
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
-from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
+from holdout.audit.pairs_lens import pairs_lens, write_pairs
 from holdout.audit.report import plots, verdicts
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.plotting import figure_text, save_figure
@@ -168,7 +168,7 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         },
     }
     if result.pairs is not None:
-        out["pairs"] = pairs_summary(result.pairs, all_pairs=result.options.all_pairs)
+        out["pairs"] = verdicts.pairs_summary(result.pairs, all_pairs=result.options.all_pairs)
     if result.best_of_n:
         out["best_of_n"] = best_of_n_summary(result.best_of_n)
     if result.new is not None:
@@ -185,7 +185,11 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         }
     if result.bounds is not None:
         t = result.bounds
-        out["bounds"] = asdict(t) | {
+        out["bounds"] = {k: v for k, v in asdict(t).items() if k != "for_models"} | {
+            "eps_for_models": {
+                str(e.models): {"union": e.union, "similarity": e.similarity, "naive_bayes": e.naive_bayes}
+                for e in t.for_models
+            },
             "similarity_gain": t.similarity_gain,
             "naive_bayes_gain": t.naive_bayes_gain,
             "independent_similarity": t.independent_similarity,
@@ -263,20 +267,20 @@ def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
             data=s.covering,
         )
     if result.bounds is not None:
-        figs["testable_models"] = out / "testable_models.png"
         t = result.bounds
         data = pd.DataFrame(
             {
                 "bound": ["union", "similarity", "naive_bayes"],
                 "testable_models": [str(t.union_k), str(t.similarity_k), str(t.naive_bayes_k)],
-                "models_used": result.bounds.models_used,
+                "models_used": t.models_used,
             }
         )
-        save_figure(
-            plots.plot_testable_models(t, result.bounds.models_used, f"{label}: testable models"),
-            figs["testable_models"],
-            data=data,
-        )
+        if any((t.union_k, t.similarity_k, t.naive_bayes_k)):
+            figs["testable_models"] = out / "testable_models.png"
+            fig = plots.plot_testable_models(t, t.models_used, f"{label}: testable models")
+            save_figure(fig, figs["testable_models"], data=data)
+        else:  # three zeros on a log axis say nothing: the verdict gives the eps for 1, 10 and 100 models
+            data.to_csv(out / "testable_models.csv", index=False)
     if result.adversarial is not None:
         figs |= write_adversarial(result.adversarial, out, label)
     if result.adaptive is not None:

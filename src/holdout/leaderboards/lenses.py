@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
 
 from holdout.bounds.study import testable_model_counts
 from holdout.leaderboards.correctness import (
@@ -30,8 +31,9 @@ from holdout.similarity.core import (
     independent_similarity_matrix,
     upper_pairs,
 )
+from holdout.stats._ranks import TOTAL_DECIMALS
 
-__all__ = ["CorrectnessLenses", "correctness_lenses"]
+__all__ = ["CorrectnessLenses", "correctness_lenses", "ranked_by_correct"]
 
 
 @dataclass(frozen=True)
@@ -66,13 +68,22 @@ def _testable(
         return None, None, None
 
 
+def ranked_by_correct(acc: pd.DataFrame) -> pd.DataFrame:
+    """``acc`` best first with a ``rank`` column (second): competition ranks (1, 1, 3) of the counts
+    ``correct`` rounded to ``TOTAL_DECIMALS`` decimals, so tied models rank alike (as in the rank
+    sets' ``ranks.csv``) whatever their order in the input or the float noise of a pass-rate sum."""
+    counts = np.round(acc["correct"].to_numpy(dtype=float), TOTAL_DECIMALS)
+    acc = acc.iloc[np.argsort(-counts, kind="stable")].reset_index(drop=True)
+    acc.insert(1, "rank", rankdata(-np.sort(counts)[::-1], method="min").astype(int))
+    return acc
+
+
 def correctness_lenses(
     c: CorrectnessMatrix, etas: Sequence[float], eps: float, delta: float, alpha: float = 0.05
 ) -> CorrectnessLenses:
     """All correctness-only lenses (K >= 2)."""
     acc = accuracy_intervals(c, alpha)
-    acc = acc.iloc[np.argsort(-acc["correct"].to_numpy(), kind="stable")].reset_index(drop=True)
-    acc.insert(1, "rank", np.arange(1, len(acc) + 1))
+    acc = ranked_by_correct(acc)
     sim = similarity_matrix(c)
     summary = similarity_summary(c, sim)
     mu = 1.0 - c.values.mean(axis=1)

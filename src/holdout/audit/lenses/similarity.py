@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from holdout.audit.core import similarity_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import as_predictions
@@ -16,4 +18,5 @@ def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
     if len(e.model_ids) < 2 or not e.binary:
         return None
     r = similarity_lens(as_predictions(e), options.etas, e.test_set)
+    r = r if e.predictions is not None else replace(r, items=True)
     return LensResult("similarity", "measured", similarity_verdict(r), r.pairs, r)

@@ -50,8 +50,9 @@ COUNT_COLUMNS = frozenset(
     {"rank", "correct", "n", "k", "m", "delta_rank", "K", "n_models", "models", "num_models", "testable models"}
 )
 
-#: CSS px per inch of figure: a 150-dpi PNG is shown at 1.5 pixels per CSS px (sharp on high-density screens)
-CSS_PX_PER_INCH = 100
+#: CSS px per inch of figure: a 150-dpi PNG is shown pixel for pixel, so the widest figure (5.6 in) takes
+#: 840 px, three quarters of the page's column, and 8-pt text is 16.7 px tall (scaled down on a phone)
+CSS_PX_PER_INCH = 150
 
 STYLE = """
 *{box-sizing:border-box}

@@ -4,7 +4,7 @@ The similarity figures (Mania et al. Fig. 1a, Fig. 4, covering numbers) are thos
 [`holdout.similarity.plots`][holdout.similarity.plots]; here are the accuracy chart, the new-vs-original figure in the
 style of Recht et al. Figure 2 (any test-set pair) and the testable-models chart.
 
-Sizing rules (every figure is shown at 100 CSS px per inch on the page and scaled down to a phone's
+Sizing rules (every figure is shown at 150 CSS px per inch on the page and scaled down to a phone's
 width): at most ``WIDTH`` inches wide, no text below 8 pt; the accuracy chart has one row of
 ``ROW_HEIGHT`` inches per model up to ``MAX_ROWS`` models, beyond which it draws the best and the
 worst ``MAX_ROWS // 2`` and says on the figure that the rest are in ``accuracy.csv``.
@@ -13,6 +13,7 @@ worst ``MAX_ROWS // 2`` and says on the figure that the rest are in ``accuracy.c
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import matplotlib
@@ -30,28 +31,69 @@ from holdout.plotting import figure_text, plain_log_axis
 if TYPE_CHECKING:
     from holdout.audit.core import BoundsLens
 
-__all__ = ["MAX_ROWS", "plot_accuracies", "plot_new_vs_original", "plot_testable_models", "short_label"]
+__all__ = [
+    "MAX_ROWS",
+    "plot_accuracies",
+    "plot_new_vs_original",
+    "plot_testable_models",
+    "short_label",
+    "short_labels",
+]
 
 POINTS = "tab:blue"
 LINE = "tab:red"
 
-#: the widest figure, in inches (5.6 in at 100 CSS px per inch fits a 1,400 px page twice over)
+#: the widest figure, in inches (5.6 in at 150 CSS px per inch: 840 px, three quarters of the page's column;
+#: on a 390 px phone scaled to about 360 px, its 8-pt text about 7 px)
 WIDTH = 5.6
+#: the width of a figure drawn with constrained layout (which fills it to its edges): the saved tight
+#: box adds savefig.pad_inches (0.1 in) on each side, so the PNG stays within WIDTH
+LAYOUT_WIDTH = WIDTH - 0.2
 #: the accuracy chart: inches per model row, most rows drawn, longest model label (characters)
 ROW_HEIGHT = 0.19
 MAX_ROWS = 60
 LABEL_CHARS = 38
 
 
-def short_label(name: str, limit: int = LABEL_CHARS) -> str:
-    """A model name of at most ``limit`` characters, shortened in the middle (names that share a
-    prefix keep their distinct ends), as matplotlib draws it: a ``$`` drawn as written, control
-    characters escaped ([`figure_text`][holdout.plotting.figure_text])."""
+def short_label(name: str, limit: int = LABEL_CHARS, tail: int | None = None) -> str:
+    """A model name of at most ``limit`` characters, shortened in the middle keeping its last ``tail``
+    characters (default a third of ``limit``: names that share a prefix keep their distinct ends), as
+    matplotlib draws it: a ``$`` drawn as written, control characters escaped
+    ([`figure_text`][holdout.plotting.figure_text])."""
     name = str(name)
     if len(name) > limit:
-        tail = limit // 3
+        tail = limit // 3 if tail is None else tail
         name = name[: limit - tail - 1] + "…" + name[-tail:]
     return figure_text(name)
+
+
+def short_labels(names: Sequence[object], limit: int = LABEL_CHARS) -> list[str]:
+    """Labels of at most ``limit`` characters for ``names``, distinct wherever the names are: a name
+    that fits is kept; a longer one first drops its organisation (``org/`` up to the last slash), then
+    is cut in the middle keeping as much of its end as tells it apart from the others (longer tails
+    until no two labels coincide), the organisation kept where dropping it makes two names alike; as a
+    last resort a number (#1, #2) tells the rest apart."""
+    names = [str(n) for n in names]
+    labels = {i: figure_text(n) for i, n in enumerate(names) if len(n) <= limit}
+    taken = set(labels.values())
+    left = [i for i in range(len(names)) if i not in labels]
+    own = {i: names[i].rsplit("/", 1)[-1] or names[i] for i in left}
+    tails = range(limit // 3, limit - 1)
+    tries = [{i: short_label(own[i], limit, t) for i in left} for t in tails]
+    tries += [{i: short_label(names[i], limit, t) for i in left} for t in tails]
+    for cand in tries:
+        part = {i: cand[i] for i in left}
+        values = [*part.values(), *labels.values()]
+        for i, lab in part.items():
+            if values.count(lab) == 1 and lab not in taken:
+                labels[i] = lab
+        left = [i for i in left if i not in labels]
+        if not left:
+            break
+    for k, i in enumerate(left):
+        mark = f" #{k + 1}"
+        labels[i] = short_label(names[i], limit - len(mark)) + mark
+    return [labels[i] for i in range(len(names))]
 
 
 def _rows(acc: pd.DataFrame, max_rows: int) -> tuple[pd.DataFrame, np.ndarray, int]:
@@ -72,7 +114,7 @@ def plot_accuracies(
     up to ``max_rows``, then the best and the worst ``max_rows // 2``, the rest said on the figure."""
     shown, y, left_out = _rows(acc, max_rows)
     height = 1.5 + ROW_HEIGHT * (len(shown) + (3 if left_out else 0))
-    fig, ax = plt.subplots(figsize=(WIDTH, height))
+    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH, height), layout="constrained")
     ax.errorbar(
         shown["accuracy"],
         y,
@@ -83,7 +125,7 @@ def plot_accuracies(
         elinewidth=1,
         capsize=2,
     )
-    ax.set_yticks(y, [short_label(m) for m in shown["model"]], fontsize=8)
+    ax.set_yticks(y, short_labels(shown["model"]), fontsize=8)
     ax.set_ylim(-0.8, y.max() + 0.8)
     if left_out:
         gap = (y[max_rows // 2 - 1] + y[max_rows // 2]) / 2
@@ -92,7 +134,7 @@ def plot_accuracies(
             0.5,
             gap,
             f"{left_out:,} models between these rows not drawn\n(all {len(acc):,} in {csv})",
-            transform=blended_transform_factory(fig.transFigure, ax.transData),  # centred on the figure
+            transform=blended_transform_factory(ax.transAxes, ax.transData),  # centred in the plot area
             ha="center",
             va="center",
             fontsize=8,
@@ -103,7 +145,6 @@ def plot_accuracies(
     more = f" (best and worst {max_rows // 2} of {len(acc):,})" if left_out else ""
     fig.suptitle("\n".join(textwrap.wrap(title + more, 60)), fontsize=10)  # centred on the figure, not the axes
     ax.grid(alpha=0.3, axis="x")
-    fig.tight_layout()
     return fig
 
 

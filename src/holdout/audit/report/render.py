@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 __all__ = ["glance_lines", "render_report", "render_summary_md"]
 
+#: decimals of an accuracy in percent wherever the report prints one (verdicts, tables, figures):
+#: one rounding for the same number everywhere
+ACCURACY_DECIMALS = 2
+
 #: section id, title, paper, figure names of each lens (report order)
 SECTIONS = (
     ("accuracy", "Accuracy with exact intervals", "Recht et al. (2018), Sec. 3.2", ("accuracy",)),
@@ -117,7 +121,7 @@ def _pct(value: float, decimals: int) -> str:
 def _accuracy_numbers(result: AuditResult) -> str:
     acc = result.accuracy
     widths = acc["ci_high"] - acc["ci_low"]
-    d = page.percent_decimals(widths)
+    d = ACCURACY_DECIMALS
     return (
         f"K = {page.count(len(acc))} models, n = {page.count(acc['n'].iloc[0])}; interval widths "
         f"{widths.min():.{d}f} to {widths.max():.{d}f} points (median {widths.median():.{d}f})."
@@ -186,10 +190,11 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
         return f"Mean gap {s['mean_gap']:.2f} points{slope}."
     if lens == "similarity":
         d = result.similarity.difficulty["fraction_at_most"].to_numpy() if result.similarity else None
+        unit = "items" if result.similarity and result.similarity.items else "points"
         ends = (
             ""
             if d is None or len(d) < 2
-            else (f"; {100 * d[0]:.1f}% of the points right by all models, {100 * (1 - d[-2]):.1f}% wrong by all")
+            else (f"; {100 * d[0]:.1f}% of the {unit} right by all models, {100 * (1 - d[-2]):.1f}% wrong by all")
         )
         return (
             f"{100 * s['fraction_above_independent']:.1f}% of the {page.count(s['num_pairs'])} pairs more similar "
@@ -262,7 +267,8 @@ def _meta(result: AuditResult, summary: dict) -> str:
     """The line under the title: K, n, the input by its file name (the path is in summary.json)."""
     what = "correctness matrix" if result.notes and result.notes[0].startswith("Correctness matrix") else "predictions"
     return (
-        f"{page.count(summary['num_models'])} models, n = {page.count(summary['n'])} test points, {what} "
+        f"{page.count(summary['num_models'])} models, n = {page.count(summary['n'])} "
+        f"{'items' if what == 'correctness matrix' else 'test points'}, {what} "
         f"{Path(result.source).name}; eps = {result.options.eps:g}, delta = {result.options.delta:g}."
     )
 
@@ -288,15 +294,10 @@ def _bounds_table(result: AuditResult) -> str:
     return page.table_html(df, "The three bounds", "bounds.csv")
 
 
-def _percent_columns(df: pd.DataFrame, low: str, high: str, columns: tuple[str, ...]) -> dict[str, int]:
-    d = page.percent_decimals(df[high] - df[low])
-    return {c: d for c in columns if c in df.columns}
-
-
 def _lens_table(result: AuditResult, lens: str) -> str:
     if lens == "accuracy":
         acc = result.accuracy[["model", "rank", "correct", "n", "accuracy", "ci_low", "ci_high"]]
-        dec = _percent_columns(acc, "ci_low", "ci_high", ("accuracy", "ci_low", "ci_high"))
+        dec = dict.fromkeys(("accuracy", "ci_low", "ci_high"), ACCURACY_DECIMALS)  # as the verdicts print them
         return page.table_html(acc, "Accuracy (%) per model, best first", "accuracy.csv", decimals=dec)
     if lens == "best_of_n" and result.best_of_n:
         from holdout.audit.best_of import best_of_n_table
@@ -305,12 +306,15 @@ def _lens_table(result: AuditResult, lens: str) -> str:
     if lens == "pairs" and result.pairs is not None:
         ranks = result.pairs.ranks
         return page.table_html(
-            ranks, "Ranks with simultaneous intervals, best first", "ranks.csv", decimals={"accuracy": 2}
+            ranks,
+            "Ranks with simultaneous intervals, best first",
+            "ranks.csv",
+            decimals={"accuracy": ACCURACY_DECIMALS},
         )
     if lens == "new" and result.new is not None:
         t = result.new.table
         cols = ["model", "orig_accuracy", "new_accuracy", "gap", "delta_rank", "error_ratio"]
-        dec = _percent_columns(t, "new_ci_low", "new_ci_high", ("orig_accuracy", "new_accuracy", "gap"))
+        dec = dict.fromkeys(("orig_accuracy", "new_accuracy", "gap"), ACCURACY_DECIMALS)
         na = {"error_ratio": "n/a (no errors on the original test set)"}
         return page.table_html(t[cols], "Per model", "new_test_set.csv", decimals=dec, na=na)
     if lens == "bounds" and result.bounds is not None:

@@ -1,9 +1,11 @@
-"""Short plain-language verdicts, one per lens, each with the numbers behind it."""
+"""Short plain-language verdicts, one per lens, each with the numbers behind it (the paired lens's too:
+[`pairs_verdict`][holdout.audit.verdicts.pairs_verdict], [`pairs_summary`][holdout.audit.verdicts.pairs_summary])."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 from holdout.audit.bounds_eps import K_CAP
@@ -14,6 +16,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "accuracy_verdict",
+    "pairs_summary",
+    "pairs_verdict",
+    "tie_set_sentence",
+    "top_sentence",
     "bounds_verdict",
     "contamination_verdict",
     "new_set_verdict",
@@ -27,6 +33,96 @@ def _k(value: int) -> str:
     return f"{value:,}" if value < 1_000_000 else f"{float(value):.2g}"
 
 
+def _p(value: float) -> str:
+    return "< 1e-300" if value < 1e-300 else f"{value:.2g}"
+
+
+def _names(models: pd.Series, most: int = 8) -> str:
+    names = [str(m) for m in models]
+    shown = ", ".join(names[:most]) + (f" and {len(names) - most} more (ranks.csv)" if len(names) > most else "")
+    return shown if len(names) != 2 else " and ".join(names)
+
+
+def top_sentence(ranks: pd.DataFrame) -> str:
+    """Every model tied at the top of the counts, named: 'X has the highest accuracy (95.00%)' or
+    'X and Y share the highest accuracy (79.20%)'."""
+    top = ranks[ranks["top"]]
+    acc = f"{top['accuracy'].iloc[0]:.2f}%"
+    if len(top) == 1:
+        return f"{top['model'].iloc[0]} has the highest accuracy ({acc})"
+    return f"{len(top)} models share the highest accuracy ({acc}): {_names(top['model'])}"
+
+
+def tie_set_sentence(lens: PairsLens) -> str:
+    """The models tied with the best (simultaneous rank interval reaching 1), named, and what the
+    set guarantees."""
+    r = lens.ranks
+    tied = r[r["tied_with_best"] & ~r["top"]]
+    level = f"{100 * (1 - lens.alpha):.0f}%"
+    return (
+        f"{len(tied)} other model(s) are tied with the best"
+        + (f" ({_names(tied['model'])})" if len(tied) else "")
+        + f": their simultaneous {level} rank interval reaches 1 (Mogstad et al. 2024; with all models equally "
+        f"accurate, some model is called worse than the best with probability at most {lens.alpha:g})."
+    )
+
+
+def closest_sentence(lens: PairsLens) -> str:
+    """The closest challenger of the first best model: difference, interval (named: which test it agrees
+    with, per comparison) and p (raw, and Holm over all pairs)."""
+    best = lens.ranks["model"].iloc[0]
+    row = lens.pairs[lens.pairs["model_a"] == best].sort_values("diff", kind="stable").iloc[0]
+    lo, hi = row["diff_low"], row["diff_high"]
+    interval = (
+        "no interval: every differing item differs by the same amount"
+        if not np.isfinite(lo)
+        else (f"[{lo:.2f}, {hi:.2f}] ({row['interval']})")
+    )
+    return (
+        f"The closest to {best}, {row['model_b']}, is {row['diff']:.2f} points behind {interval}, "
+        f"p = {_p(row['p_value'])} ({row['test']}, raw; {_p(row['p_holm'])} after Holm over all "
+        f"{len(lens.pairs):,} pairs). "
+    )
+
+
+def pairs_verdict(lens: PairsLens) -> str:
+    """Every model at the top named, the models tied with the best (rank sets) and what that
+    guarantees, the closest challenger, the top ranks with their simultaneous intervals, and how many
+    pairs differ."""
+    r = lens.ranks
+    text = f"Paired on the same {lens.n:,} items ({lens.test_words}). {top_sentence(r)}. {tie_set_sentence(lens)} "
+    text += closest_sentence(lens)
+    top = "; ".join(f"{m} {a}-{b}" for m, a, b in r[["model", "rank_low", "rank_high"]].head(5).to_numpy())
+    significant = int((lens.pairs["p_holm"] <= lens.alpha).sum())
+    return text + (
+        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, bootstrap over items): "
+        f"{top}. {significant:,} of {len(lens.pairs):,} pairs differ significantly (Holm over all pairs)."
+    )
+
+
+def pairs_summary(lens: PairsLens, *, all_pairs: bool = False) -> dict[str, object]:
+    """The ``pairs`` entry of ``summary.json`` (``pairs_csv``: which pairs ``pairs.csv`` holds)."""
+    from holdout.audit.pairs_lens import pairs_csv_holds
+
+    r = lens.ranks
+    return {
+        "pairs_csv": pairs_csv_holds(len(r), all_pairs),
+        "test": lens.test,
+        "n": lens.n,
+        "alpha": lens.alpha,
+        "best_model": str(r["model"].iloc[0]),
+        "top_models": [str(m) for m in r.loc[r["top"], "model"]],
+        "tied_with_best": [str(m) for m in r.loc[r["tied_with_best"], "model"]],
+        "num_tied_with_best": int(r["tied_with_best"].sum()) - 1,
+        "num_pairs": len(lens.pairs),
+        "num_pairs_significant_holm": int((lens.pairs["p_holm"] <= lens.alpha).sum()),
+        "rank_critical_value": lens.critical_value,
+        "rank_resamples": lens.resamples,
+        "top": r.head(10)[["model", "accuracy", "rank", "rank_low", "rank_high", "tied_with_best"]].to_dict("records"),
+        "verdict": pairs_verdict(lens),
+    }
+
+
 def accuracy_verdict(
     acc: pd.DataFrame, alpha: float, pairs: PairsLens | None = None, *, pass_rates: bool = False
 ) -> str:
@@ -38,18 +134,18 @@ def accuracy_verdict(
     width = best["ci_high"] - best["ci_low"]
     pass_rates = pass_rates or (pairs is not None and not pairs.binary)
     interval = "Beta-quantile interval on the mean pass rate" if pass_rates else "Clopper-Pearson"
-    text = (
-        f"The most accurate of the {len(acc)} models is {best['model']} with {best['accuracy']:.2f}% "
-        f"[{best['ci_low']:.2f}, {best['ci_high']:.2f}] ({100 * (1 - alpha):.0f}% {interval}, "
+    top = acc[acc["rank"] == 1] if "rank" in acc else acc.head(1)
+    numbers = (
+        f"{best['accuracy']:.2f}% [{best['ci_low']:.2f}, {best['ci_high']:.2f}] ({100 * (1 - alpha):.0f}% {interval}, "
         f"n = {int(best['n']):,}): the interval is {width:.2f} points wide. "
     )
+    if len(top) == 1:
+        text = f"The most accurate of the {len(acc)} models is {best['model']} with " + numbers
+    else:
+        names = ", ".join(map(str, top["model"].head(8))) + (" ..." if len(top) > 8 else "")
+        text = f"{len(top)} of the {len(acc)} models are tied for the most accurate ({names}), each with " + numbers
     if pairs is not None:
-        tied = int(pairs.ranks["tied_with_best"].sum()) - 1
-        text += (
-            f"{tied} other model(s) are not significantly worse than the best "
-            f"({pairs.tied_test or pairs.test_words}, Holm over the {len(acc) - 1} comparisons, "
-            f"alpha = {pairs.alpha:g}). "
-        )
+        text += tie_set_sentence(pairs) + " "
     return text + (
         f"{overlap} other model(s) have {100 * (1 - alpha):.0f}% intervals overlapping the best's: a conservative "
         "screen, not a test of a difference."
@@ -86,8 +182,9 @@ def new_set_verdict(lens: NewSetLens) -> str:
 def similarity_verdict(lens: SimilarityLens, *, pass_rates: bool = False) -> str:
     """Mean similarity vs the independent-errors baseline, and the covering number at the median."""
     s = lens.summary
+    unit = "items" if lens.items else "test points"
     text = (
-        f"The {s.num_models} models agree on {100 * s.mean_similarity:.1f}% of the test points on "
+        f"The {s.num_models} models agree on {100 * s.mean_similarity:.1f}% of the {unit} on "
         f"average (pairs from {100 * s.min_similarity:.1f}% to {100 * s.max_similarity:.1f}%); with "
         f"independent mistakes they would agree on {100 * s.mean_independent_similarity:.1f}%. "
         f"{100 * s.fraction_above_independent:.0f}% of the {s.num_pairs:,} pairs are more similar than "
@@ -99,15 +196,35 @@ def similarity_verdict(lens: SimilarityLens, *, pass_rates: bool = False) -> str
             f" On {100 * d[0]:.1f}% of the items the expected number of failing models rounds to 0, on "
             f"{100 * (1 - d[-2]):.1f}% to all {s.num_models} (Mania et al. Fig. 4, for pass rates)."
         )
+    right = "items are answered correctly" if lens.items else "points are classified correctly"
     return text + (
-        f" {100 * d[0]:.1f}% of the points are classified correctly by all models and "
-        f"{100 * (1 - d[-2]):.1f}% wrongly by all (Mania et al. Fig. 4)."
+        f" {100 * d[0]:.1f}% of the {right} by all models and {100 * (1 - d[-2]):.1f}% wrongly by all "
+        "(Mania et al. Fig. 4)."
     )
 
 
 def _eps(value: float | None) -> str:
-    """An eps as a fraction and in accuracy points: 0.049 (4.9 points)."""
-    return "n/a" if value is None else f"{value:.2g} ({100 * value:.2g} points)"
+    """An eps as a fraction and in accuracy points, 3 significant digits: 0.103 (10.3 points), 1 (100 points)."""
+    if value is None or value != value:
+        return "n/a"
+    if value >= 1 - 1e-6:  # within 1 of the population accuracy: true of every model, no guarantee at all
+        return "1 (100 points: no guarantee)"
+    return f"{value:.3g} ({100 * value:.3g} points)"
+
+
+def _for_models_sentence(lens: BoundsLens) -> str:
+    """The eps at which the test set supports 1, 10 and 100 models under each bound that applies."""
+    if not lens.for_models:
+        return ""
+
+    def one(e) -> str:  # noqa: ANN001 (an EpsNeeded)
+        sharper = [(name, v) for name, v in (("similarity bound", e.similarity), ("naive Bayes", e.naive_bayes)) if v]
+        extra = ", ".join(f"{name} {v:.3g}" for name, v in sharper)
+        eps = _eps(e.union)
+        eps = eps[:-1] + f"; {extra})" if extra and eps.endswith(")") else eps
+        return f"{e.models:,} model{'s' * (e.models != 1)} at eps = {eps}"
+
+    return "Under the union bound this test set supports " + ", ".join(one(e) for e in lens.for_models) + ". "
 
 
 def _count(k: float | None) -> str:
@@ -116,7 +233,10 @@ def _count(k: float | None) -> str:
 
 
 def _supported_sentence(lens: BoundsLens) -> str:
-    """Models supported under (union / similarity / naive-Bayes) at each standard eps."""
+    """Models supported under (union / similarity / naive-Bayes) at each standard eps (nothing when every
+    count is 0: the eps for 1, 10 and 100 models say it)."""
+    if not any(s.union or s.similarity or s.naive_bayes for s in lens.supported):
+        return ""
     parts = [
         f"{_count(s.union)} / {_count(s.similarity)} / {_count(s.naive_bayes)} at eps = {s.eps:g}"
         for s in lens.supported
@@ -167,7 +287,8 @@ def bounds_verdict(lens: BoundsLens, *, pass_rates: bool = False) -> str:
     """The smallest eps at which all K models are guaranteed under each bound (first), the models
     supported at standard eps, then whether the K used are covered at the eps asked for."""
     t = lens
-    head = _eps_needed_sentence(t, pass_rates) + _supported_sentence(t) + f"At the eps you asked for ({t.eps:g}): "
+    head = _eps_needed_sentence(t, pass_rates) + _for_models_sentence(t) + _supported_sentence(t)
+    head += f"At the eps you asked for ({t.eps:g}): "
     covered = t.covered_by()
     if covered == "union":
         return head + "even the union bound covers your models; no concern about test-set reuse at this eps."
@@ -179,7 +300,7 @@ def bounds_verdict(lens: BoundsLens, *, pass_rates: bool = False) -> str:
             "which is optimistic."
         )
     if t.union_k == 0:
-        return head + "this test set cannot guarantee even one model; use the eps above."
+        return head + "this test set cannot guarantee even one model; the eps above are those it can."
     return head + f"none of the bounds covers {t.models_used} models; use the eps above or a larger n."
 
 
