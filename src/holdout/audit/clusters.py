@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,9 +24,9 @@ from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence
 from holdout.audit.lenses._common import FORM, accuracy_columns, pairs_columns
 from holdout.audit.pairs_lens import PairsLens, _holm
-from holdout.stats._ranks import holm_vs_best
+from holdout.audit.readers.matrix import read_clusters_csv
 from holdout.stats.clustered import MIN_CLUSTERS_NORMAL
-from holdout.stats.ranks import rank_confidence_sets
+from holdout.stats.ranks import rank_confidence_sets, tie_groups, tied_with_best
 
 if TYPE_CHECKING:
     from holdout.audit.result import AuditResult
@@ -51,32 +50,6 @@ def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
         help="logs: each item's cluster from a per-item field (an lm-eval doc field, an Inspect sample's "
         "metadata key, a HELM instance field); the error lists the fields the logs carry",
     )
-
-
-def _from_csv(path: str, item_ids: Sequence[str]) -> np.ndarray:
-    from holdout.commands._shared import UsageError, _read_cluster_csv
-
-    try:
-        table = _read_cluster_csv(Path(path))
-    except UsageError as exc:
-        raise AuditError(str(exc)) from None
-    known = set(item_ids)
-    first = next(iter(table), None)
-    if first is not None and first not in known:  # a header row (item, cluster)
-        del table[first]
-    unknown = [i for i in table if i not in known]
-    if unknown:
-        raise AuditError(
-            f"--clusters {path}: {len(unknown):,} item id(s) are not items of this input (first: {unknown[0]!r}; "
-            f"first item here: {item_ids[0]!r}); give one row per item of this test set"
-        )
-    missing = [i for i in item_ids if i not in table]
-    if missing:
-        raise AuditError(
-            f"--clusters {path}: {len(missing):,} of {len(item_ids):,} items have no cluster "
-            f"(first: {missing[0]!r}); give every item one"
-        )
-    return np.asarray([table[i] for i in item_ids], dtype=object)
 
 
 def item_clusters(
@@ -110,7 +83,7 @@ def _labels(
             raise AuditError(str(exc)) from None
     if path is None:
         return None, ""
-    return _from_csv(str(path), item_ids), str(path)
+    return read_clusters_csv(str(path), item_ids), str(path)
 
 
 def clustered_result(
@@ -136,10 +109,10 @@ def clustered_result(
 
 
 def clustered_pairs(lens: PairsLens, e: Evidence, test: str) -> PairsLens:
-    """The pairs lens with the clustered columns, the tied-with-best set from the clustered p-values
-    against the best (Holm) and the rank sets from the cluster bootstrap
-    ([`rank_confidence_sets`][holdout.stats.rank_confidence_sets] with ``clusters``); the item-level
-    ones stay beside them as ``*_items``."""
+    """The pairs lens with the clustered columns, the rank sets from the cluster bootstrap
+    ([`rank_confidence_sets`][holdout.stats.rank_confidence_sets] with ``clusters``) and the
+    tied-with-best set and tie groups from them (rank interval reaching 1), the clustered p-values
+    against the best (raw and Holm) beside them; the item-level ones stay as ``*_items``."""
     assert e.matrix is not None and e.clusters is not None
     pairs = pairs_columns(lens.pairs, e)
     r = lens.ranks
@@ -155,11 +128,13 @@ def clustered_pairs(lens: PairsLens, e: Evidence, test: str) -> PairsLens:
         tied_with_best_items=r["tied_with_best"],
         rank_low=sets.rank_low[idx],
         rank_high=sets.rank_high[idx],
-        tied_with_best=holm_vs_best(log_p, lens.alpha),
+        tied_with_best=tied_with_best(sets)[idx],
+        tie_group_items=r["tie_group"],
+        tie_group=tie_groups(sets)[idx],
         p_clustered_vs_best=np.concatenate([[1.0], np.exp(log_p)]),
         p_holm_clustered_vs_best=np.concatenate([[1.0], holm]),
     )
-    words = f"clustered {test.split(' ')[0]} test"
+    words = "rank intervals from a bootstrap over whole clusters"
     return replace(lens, pairs=pairs, ranks=ranks, resampled="whole clusters", tied_test=words)
 
 

@@ -41,7 +41,6 @@ __all__ = [
     "PairsLens",
     "pairs_lens",
     "plot_pair_differences",
-    "pairs_csv_holds",
     "plot_rank_intervals",
     "report_pairs",
     "write_pairs",
@@ -195,16 +194,6 @@ def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alp
     bar.ax.tick_params(labelsize=8)
     fig.suptitle("\n".join(textwrap.wrap(title + " (dot: Holm-significant)", 60)), fontsize=9)
     return fig
-
-
-def pairs_csv_holds(k: int, all_pairs: bool = False) -> str:
-    """Which pairs ``pairs.csv`` holds, in words (``summary.json``'s ``pairs_csv``)."""
-    if all_pairs or k <= HEATMAP_MAX_MODELS:
-        return f"every pair ({k * (k - 1) // 2:,})"
-    return (
-        f"the pairs the report reads: each model against the best and against the next in rank order "
-        f"({2 * k - 3:,} of {k * (k - 1) // 2:,} pairs; --all-pairs writes every pair)"
-    )
 
 
 def report_pairs(lens: PairsLens) -> pd.DataFrame:

@@ -30,7 +30,7 @@ from holdout.audit.core import (
 )
 from holdout.audit.lenses.items import items_lens, items_summary, write_items
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
-from holdout.audit.pairs_lens import pairs_lens, write_pairs
+from holdout.audit.pairs_lens import HEATMAP_MAX_MODELS, pairs_lens, write_pairs
 from holdout.audit.report import plots, verdicts
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.plotting import figure_text, save_figure
@@ -168,7 +168,9 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         },
     }
     if result.pairs is not None:
-        out["pairs"] = verdicts.pairs_summary(result.pairs, all_pairs=result.options.all_pairs)
+        out["pairs"] = verdicts.pairs_summary(
+            result.pairs, all_pairs=result.options.all_pairs, every_pair_up_to=HEATMAP_MAX_MODELS
+        )
     if result.best_of_n:
         out["best_of_n"] = best_of_n_summary(result.best_of_n)
     if result.new is not None:

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from holdout.stats import paired_comparisons
-from holdout.stats.ranks import tied_with_best
+from holdout.stats.ranks import rank_confidence_sets, tied_with_best
 
 __all__ = ["LeaderboardChange", "leaderboard_without_flagged"]
 
@@ -42,12 +41,8 @@ def _ranks_and_top(x: np.ndarray, names: list[str], alpha: float) -> tuple[np.nd
     if len(names) < 2 or not x.shape[1]:
         top[order[:1]] = True
         return acc, rank, top
-    pairs = paired_comparisons(x, names, alpha=alpha)
-    best = names[order[0]]
-    vs = pairs[pairs["model_a"] == best].set_index("model_b")
-    others = [names[i] for i in order[1:]]
-    log_p = vs.loc[others, "log10_p_value"].to_numpy(dtype=float) * np.log(10.0)
-    top[order] = tied_with_best(log_p, alpha)
+    # the rank sets' tie set (interval reaching 1), as the audit's pairs lens
+    top[:] = tied_with_best(rank_confidence_sets(x, alpha, seed=0))
     return acc, rank, top
 
 

@@ -1,8 +1,7 @@
-"""``report.html`` and ``summary.md``: one self-contained page (inline CSS and a few lines of inline
-JavaScript, every figure inline as a base64 PNG) that opens with one line per lens (its verdict's
-first sentence, labelled measured / theorem / heuristic, the headline numbers, a link to its
-section), then a section per lens with the verdict, the figures and sortable, filterable tables.
-The same first block is ``summary.md``, for pasting into a paper or an issue."""
+"""``report.html`` and ``summary.md``: one self-contained page (inline CSS and JavaScript, figures as
+base64 PNGs) that opens with one line per lens (its verdict's first sentence, labelled measured /
+theorem / heuristic, the headline numbers, a link to its section), then a section per lens with the
+verdict, the figures and sortable, filterable tables; the first block is also ``summary.md``."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["glance_lines", "render_report", "render_summary_md"]
 
-#: decimals of an accuracy in percent wherever the report prints one (verdicts, tables, figures):
-#: one rounding for the same number everywhere
+#: decimals of an accuracy in percent wherever the report prints one (one rounding everywhere)
 ACCURACY_DECIMALS = 2
 
 #: section id, title, paper, figure names of each lens (report order)
