@@ -1,5 +1,6 @@
-"""Short plain-language verdicts, one per lens, each with the numbers behind it (the paired lens's too:
-[`pairs_verdict`][holdout.audit.verdicts.pairs_verdict], [`pairs_summary`][holdout.audit.verdicts.pairs_summary])."""
+"""Short plain-language verdicts, one per lens, each with the numbers behind it (the paired lens's
+too: [`pairs_verdict`][holdout.audit.report.verdicts.pairs_verdict],
+[`pairs_summary`][holdout.audit.report.verdicts.pairs_summary])."""
 
 from __future__ import annotations
 
