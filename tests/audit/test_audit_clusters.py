@@ -115,6 +115,7 @@ def _error(capsys, argv: list[str]) -> str:
     return err
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_one_line_errors(tmp_path, capsys, matrix, shared_data) -> None:
     path, csv, _, _ = matrix
     rows = pd.read_csv(csv)

@@ -25,6 +25,7 @@ def five_models(folder, n=60, seed=0):
         lmeval_run(folder / f"org__m{k}", "arc_easy", [row(i, acc=int(c)) for i, c in enumerate(correct)], f"org/m{k}")
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_a_folder_of_lmeval_runs_gives_the_full_report(tmp_path, capsys):
     five_models(tmp_path / "runs")
     out = tmp_path / "o"
@@ -130,6 +131,7 @@ def test_audit_of_real_logs(shared_data, tmp_path, folder, shape, extra):
     assert pd.read_csv(out / "correctness.csv", index_col=0).shape == shape
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_livecodebench_logs_feed_the_contamination_lens(tmp_path, capsys):
     """Item dates from the logs' contest dates; two late models solve the early problems only."""
     from logfiles import lcb_problem
