@@ -62,7 +62,7 @@ def test_correctness_audit_prints_the_paired_verdict_and_writes_ranks(lcb_csv: P
     assert main([*argv, "--rank-resamples", "200", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "[pairs] Paired on the same 400 items (paired t test over items" in printed
-    assert "0 other model(s) are not significantly worse than the best" in printed
+    assert "0 other model(s) are tied with the best: their simultaneous 95% rank interval reaches 1" in printed
     assert "3 other model(s) have 95% intervals overlapping the best's: a conservative screen" in printed
     assert "does not separate" not in printed
     pairs = pd.read_csv(out / "pairs.csv")
