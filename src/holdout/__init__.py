@@ -25,6 +25,8 @@ Built on the studies
 - ``holdout.adaptive``     beyond the papers: adaptive attacks and leaderboard defences on real predictions.
 - ``holdout.leaderboards`` beyond the papers: correctness matrices, accuracy tables (linear and probit
   fits, effective robustness) and contamination by date, on public leaderboards.
+- ``holdout.items``        beyond the papers: which items are wrong (suspect keys, the answer the models
+  propose, discrimination, duplicates) from the models' own answers, measured on published reviews.
 - ``holdout.contamination`` beyond the papers: what a model should have scored (ConStat's reference-benchmark
   test, agreement on the line) and the field's public contamination results reproduced.
 - ``holdout.site``         ``holdout site``: many benchmarks audited by ``holdout audit`` and published side by

@@ -1,5 +1,6 @@
 """One way to save a figure: PNG + PDF, and the CSV of every plotted value beside them; and the
-tick rules every figure shares (whole numbers on axes that count, plain numbers on log axes).
+tick rules every figure shares (whole numbers on axes that count, plain numbers on log axes); and
+names drawn as written ([`figure_text`][holdout.plotting.figure_text]).
 
 Every study's ``plots.py`` builds a `matplotlib.figure.Figure` and its values; the
 workflow scripts hand both to [`save_figure`][holdout.plotting.save_figure], so a reader can open the numbers behind
@@ -8,6 +9,7 @@ any figure without our code.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import matplotlib
@@ -86,3 +88,15 @@ def plain_log_axis(axis: Axis, low: float, high: float) -> None:
     axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=numticks))
     axis.set_major_formatter(FuncFormatter(_plain))
     axis.set_minor_formatter(NullFormatter())
+
+
+#: control characters (C0, DEL, C1): drawn as their escapes
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def figure_text(text: object) -> str:
+    """``text`` (a model or file name: any text) as matplotlib draws it as written: ``$`` escaped so
+    that it is never read as mathtext (two of them would start a formula, or a traceback), control
+    characters written as their escapes (``\\x1b``)."""
+    escaped = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
+    return escaped.replace("$", r"\$")

@@ -133,6 +133,7 @@ def test_misclassified_images_stay_in_place_g2(hand):
         assert np.all(res.outcomes[a].adv_losses == 1)
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_random_attacks_are_uniform_seeded_and_chunk_invariant(hand):
     n = 2700
     res, _ = _run(hand, {}, n=n, attacks=("random", "random2"), seed=3)

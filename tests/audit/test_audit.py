@@ -166,7 +166,7 @@ def test_help_lists_options_with_defaults(capsys, monkeypatch):
         ("--delta", "0.05"),
         ("--rvw-C", "5000.0"),
         ("--out", "audit"),
-        ("--lenses", "accuracy,pairs,new,similarity,bounds,rvw,adversarial"),
+        ("--lenses", "accuracy,pairs,new,similarity,bounds,rvw,adversarial,items"),
         ("--rank-resamples", "1000"),
     ):
         line = next(row for row in text.splitlines() if row.strip().startswith(option + " "))

@@ -247,7 +247,9 @@ def test_every_matrix_and_logs_option_reaches_python() -> None:
 
     names = set(inspect.signature(audit).parameters) | {"out"}  # out: write_audit(result, out)
     names |= {f.name for f in fields(AuditOptions)} | {f.name for f in fields(LensOptions)}
-    for f in (read_logs, read_matrix, write_audit):
+    from holdout.audit.readers import read_logs as read_logs_evidence  # the logs as Evidence (cluster_by)
+
+    for f in (read_logs, read_logs_evidence, read_matrix, write_audit):
         names |= set(inspect.signature(f).parameters)
     for kind in ("matrix", "logs"):
         dests = {a.dest for a in subcommand_parser(kind)._actions} - {"help", "predictions", "logs"}

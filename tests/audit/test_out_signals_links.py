@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from holdout.audit.cli import main
 
@@ -46,6 +47,7 @@ def _umask() -> int:
     return mask
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_sigterm_mid_write_is_handled_like_ctrl_c(tmp_path):
     argv = _matrix(tmp_path) + ["--out", str(tmp_path / "o")]
     script = (

@@ -100,6 +100,7 @@ def test_report_opens_with_one_labelled_line_per_lens_and_names_the_file_only(tm
         ("Similarity", "measured"),
         ("Models supported", "theorem"),
         ("Rip van Winkle's Razor", "theorem"),
+        ("Item screen", "heuristic"),
     ]
     for g in lines:
         assert str(summary[g.anchor]["verdict"]).startswith(g.sentence) and g.numbers

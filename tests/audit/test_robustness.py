@@ -90,6 +90,7 @@ def test_two_models_on_a_new_test_set_mark_the_fit_not_applicable(tmp_path, base
     )
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_adaptive_runs_on_the_shipped_three_model_example(tmp_path):
     out = tmp_path / "o"
     assert main([*EXAMPLE, "--out", str(out), "--lenses", "accuracy", "--adaptive"]) == 0

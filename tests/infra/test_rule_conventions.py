@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import re
 
+from smk_rules import smk_rule_blocks
+
 DIRECTIVES = ("log:", "benchmark:", "conda:", "threads:", "resources:")
 
 
 def rule_blocks(repo):
     for smk in sorted((repo / "workflow" / "rules").glob("*.smk")):
-        parts = re.split(r"^rule (\w+):\s*$", smk.read_text(), flags=re.M)
-        for name, body in zip(parts[1::2], parts[2::2]):
-            # the block ends at the next top-level statement
-            body = re.split(r"^\S", body, maxsplit=1, flags=re.M)[0]
+        for name, body in smk_rule_blocks(smk.read_text(), uses=False):
             yield smk.name, name, body
 
 

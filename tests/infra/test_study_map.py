@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 from small_configs import read_yaml
+from smk_rules import smk_rule_blocks
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "workflow" / "rules"
@@ -49,7 +50,7 @@ STUDIES = (
 )
 SHARED = ("training",)
 #: Packages of holdout that are no study's library (shared by several studies).
-SHARED_PACKAGES = ("stats", "logs", "config", "commands")
+SHARED_PACKAGES = ("stats", "logs", "config", "commands", "items")
 
 
 @dataclass(frozen=True)
@@ -91,9 +92,9 @@ def shared_test_folders(text: str) -> set[str]:
 
 
 def rule_blocks(smk: Path) -> list[tuple[str, str]]:
-    """(rule name, body) of every ``rule`` and ``use rule ... as <name> with`` in a rules file."""
-    parts = re.split(r"^(?:rule|use rule \w+ as) (\w+)(?: with)?:\s*$", smk.read_text(), flags=re.M)
-    return [(n, re.split(r"^\S", b, maxsplit=1, flags=re.M)[0]) for n, b in zip(parts[1::2], parts[2::2])]
+    """(rule name, body) of every ``rule`` and ``use rule ... as <name> with`` in a rules file, at any
+    indentation (rules inside ``if``; rules made in a loop by their ``name:`` without its fields)."""
+    return smk_rule_blocks(smk.read_text())
 
 
 def study_files(row: Row) -> list[Path]:
@@ -300,6 +301,6 @@ def test_every_job_of_the_default_run_writes_under_its_study_folders(rows, tmp_p
     for rule, outputs in jobs:
         if rule == "all":
             continue
-        r = study_of[rule]
+        r = study_of.get(rule) or next(v for k, v in study_of.items() if rule.startswith(k))  # group jobs
         problems += [f"{rule}: {p}" for p in outputs if not any(p.startswith(f) for f in r.results)]
     assert not problems, "\n".join(problems)

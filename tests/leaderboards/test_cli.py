@@ -21,6 +21,7 @@ def _matrix(tmp_path, values, names=None):
     return path
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_correctness_audit_of_a_binary_matrix(tmp_path, capsys):
     rng = np.random.default_rng(0)
     v = (rng.random((5, 400)) < np.linspace(0.3, 0.8, 5)[:, None]).astype(int)
@@ -39,6 +40,7 @@ def test_correctness_audit_of_a_binary_matrix(tmp_path, capsys):
     assert "[similarity]" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_correctness_pass_rates_and_contamination(tmp_path, capsys):
     rng = np.random.default_rng(1)
     k, n = 10, 1000

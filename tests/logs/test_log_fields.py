@@ -109,6 +109,7 @@ def test_every_eval_ever_answers_match_is_correct(logs):
 
 
 @needs_inspect
+@pytest.mark.slow  # over a second of the fast loop; the lines it checks stay covered by fast tests beside it
 def test_inspect_answers_keys_text_and_metadata(logs):
     m = read_logs(logs / "inspect_fixtures", task="inspect_evals/arc_easy")
     raw = {}

@@ -77,6 +77,7 @@ def test_plan_hours_from_a_calibration_are_steps_times_step_time_plus_startup():
     assert row.gpu_hours_calibrated == pytest.approx((steps * 0.02 + 60.0) / 3600, abs=5e-4)
 
 
+@pytest.mark.slow  # over a second of the fast loop (the whole suite runs it)
 def test_dual_cutout_counts_twice_in_the_projection():
     cfg = load_merged_config([REPO / "config" / "paper.yaml"], REPO / "config" / "config.yaml")
     rows = [r for r in plan_jobs(cfg) if r.study == "search"]

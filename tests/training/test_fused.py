@@ -114,6 +114,7 @@ def test_fused_group_of_four_trains_each_member_as_alone(tmp_path, synthetic):
     assert all(not torch.allclose(w[0], v) for v in w[1:])
 
 
+@pytest.mark.slow  # over a second of the fast loop; the lines it checks stay covered by fast tests beside it
 def test_interrupted_group_resumes_each_member(tmp_path, synthetic, monkeypatch):
     """A group stopped after member 2 saved epoch 2 (member 3 still at epoch 1) resumes: the
     members behind catch up, and every member ends with the weights of the uninterrupted group."""

@@ -251,6 +251,8 @@ def run_accuracy_table(args: argparse.Namespace) -> dict[str, object]:
     """The whole accuracy-table audit of the CLI's ``args``; returns ``summary.json``'s content."""
     if not args.columns or not args.sizes:
         raise AuditError("--accuracies needs --columns ORIG NEW and --sizes N_ORIG N_NEW")
+    if len(set(args.columns)) < len(args.columns):
+        raise AuditError(f"--columns {' '.join(args.columns)}: the same column twice; give the two test sets' columns")
     if min(args.sizes) < 1:
         raise AuditError(f"--sizes must be positive test-set sizes, got {args.sizes}")
     lens_only = [o for o in ("fit", "chance", "n_bootstrap") if getattr(args, o, None) is not None]

@@ -30,7 +30,7 @@ from holdout.adversarial.translations_file import (
     read_translations,
 )
 from holdout.audit.errors import AuditError
-from holdout.plotting import save_figure
+from holdout.plotting import figure_text, save_figure
 from holdout.predictions import Predictions
 from holdout.stats import holm
 
@@ -207,7 +207,7 @@ def plot_pvalues(lens: AdversarialLens, title: str):
     low = max(min(float(lens.pairwise["p_value"].min()), lens.alpha) / 3, 1e-300)  # alpha always in view
     ax.set_ylim(low, 1.5)
     plain_log_axis(ax.yaxis, low, 1.5)
-    ax.set_xticks(range(len(models)), models, rotation=60, ha="right", fontsize=8)
+    ax.set_xticks(range(len(models)), [figure_text(m) for m in models], rotation=60, ha="right", fontsize=8)
     ax.set_ylabel("p-value, pairwise test (6)-(7)")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)

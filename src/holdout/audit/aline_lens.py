@@ -6,23 +6,24 @@ ALine-D ([`aline`][holdout.contamination.aline], Baek et al. 2022): ``aline.csv`
 ``accuracy_original``, ``aline_s``, ``aline_d`` (fractions) and, when the new labels are known
 (``--new-labels``, or inside a ``.npz``), ``accuracy_new`` and the errors. A heuristic: right when
 the pairs' agreement and the models' accuracy share their probit line, which the new labels alone
-could confirm; the agreement line's R^2 is reported as the precondition.
+could confirm; the agreement line's R^2 is reported as the precondition. Where no line can be
+fitted (fewer than 3 models, a new set of one item, identical models, every model right everywhere,
+every pair agreeing equally) there is no estimate: the ``aline`` entry says why.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from holdout.audit.errors import AuditError
-from holdout.contamination.aline import aline
+from holdout.contamination.aline import agreement_rates, aline
 from holdout.data import DataError
 from holdout.data.user import read_user_predictions
 from holdout.predictions import Predictions
 
-__all__ = ["read_unlabeled", "write_aline"]
+__all__ = ["degenerate_line", "read_unlabeled", "write_aline"]
 
 #: ALine fits lines through pairs of models: fewer than this many models are not enough.
 MIN_MODELS = 3
@@ -58,11 +59,39 @@ def _is_3d_npy(path: str | Path) -> bool:
         return False  # the reader names the problem
 
 
+def degenerate_line(original: Predictions, new: np.ndarray) -> str | None:
+    """Why the agreement line cannot be fitted on these predictions (None when it can): a line on
+    probit axes needs pairs of models that agree to different degrees, on both test sets."""
+    k, n_new = original.num_models, int(new.shape[1])
+    if k < MIN_MODELS:
+        return f"agreement on the line needs at least {MIN_MODELS} models (the line runs through their pairs), got {k}"
+    if n_new < 2:
+        return f"the new set holds {n_new} item: every pair of models agrees on all of it or on none"
+    p = np.asarray(original.predictions)
+    if (p == np.asarray(original.labels)[None, :]).all():
+        return "every model is right on every original test point, so every pair agrees on all of it"
+    for name, rates in (("original", agreement_rates(p)), ("new", agreement_rates(new))):
+        if np.ptp(rates) == 0:
+            if rates[0] == 1:
+                return f"the models make identical predictions on the {name} set"
+            return f"every pair of models agrees on the same {100 * rates[0]:.1f}% of the {name} set"
+    return None
+
+
+def _skipped(why: str) -> dict:
+    return {"skipped": why, "verdict": f"Agreement on the line: no estimate, because {why}."}
+
+
 def write_aline(original: Predictions, new: np.ndarray, new_labels: np.ndarray | None, folder: Path) -> dict:
-    """``aline.csv`` in ``folder`` and the ``aline`` entry of ``summary.json`` (returned)."""
-    if original.num_models < MIN_MODELS:
-        return {"skipped": f"agreement on the line needs at least {MIN_MODELS} models, got {original.num_models}"}
+    """``aline.csv`` in ``folder`` and the ``aline`` entry of ``summary.json`` (returned); no file
+    and the reason (``skipped``) where the line cannot be fitted
+    ([`degenerate_line`][holdout.audit.aline_lens.degenerate_line])."""
+    why = degenerate_line(original, new)
+    if why is not None:
+        return _skipped(why)
     r = aline(original.model_names, original.predictions, original.labels, new, new_labels)
+    if not (np.isfinite(r.agreement.r2) and np.isfinite(r.agreement.slope)):
+        return _skipped(f"the agreement line is undefined (R^2 = {r.agreement.r2}) on these predictions")
     r.models.to_csv(folder / "aline.csv", index=False)
     entry: dict = {
         "models": len(r.models),
@@ -80,9 +109,4 @@ def write_aline(original: Predictions, new: np.ndarray, new_labels: np.ndarray |
     if r.accuracy is not None:
         entry["accuracy_line"] = {"slope": r.accuracy.slope, "bias": r.accuracy.bias, "r2": r.accuracy.r2}
         entry["mae_points"] = {k: 100 * float(r.models[f"error_{k}"].abs().mean()) for k in ("s", "d", "naive")}
-    summary_path = folder / "summary.json"
-    if summary_path.is_file():
-        summary = json.loads(summary_path.read_text())
-        summary["aline"] = entry
-        summary_path.write_text(json.dumps(summary, indent=2) + "\n")
     return entry

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from holdout.audit.cli_checks import typed_options
+from holdout.audit.cli_checks import expand_paths, typed_options
 from holdout.audit.errors import AuditError
 from holdout.audit.inputs import one_line
 from holdout.audit.leaderboard_cli import run_leaderboard_audit
@@ -26,6 +26,7 @@ from holdout.audit.logs_cli import run_logs_audit
 from holdout.audit.parser import SUBCOMMANDS, build_parser, overview, subcommand_parser
 from holdout.audit.pipeline import audit_from_args, search_size
 from holdout.audit.result import LENSES
+from holdout.audit.safe_text import terminal_text
 
 __all__ = ["build_parser", "main", "parse"]
 
@@ -87,33 +88,41 @@ def run(args: argparse.Namespace) -> int:
     130: interrupted)."""
     start = time.perf_counter()
     left: list[str] = []
+    expand_paths(args)
     try:
         with _sigterm_as_interrupt():
             summary = _audit(args, left.append)
     except AuditError as exc:
-        print(f"holdout audit: error: {exc}", file=sys.stderr)
+        print(f"holdout audit: error: {terminal_text(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"holdout audit: error: {one_line(exc)}", file=sys.stderr)
+        print(f"holdout audit: error: {terminal_text(one_line(exc))}", file=sys.stderr)
         return 2
     except MemoryError:
         print(
-            f"holdout audit: error: out of memory on {args.predictions}: audit fewer models or test points "
-            f"at a time{'; ' + left[0] if left else ''}",
+            terminal_text(
+                f"holdout audit: error: out of memory on {args.predictions}: audit fewer models or test points "
+                f"at a time{'; ' + left[0] if left else ''}"
+            ),
             file=sys.stderr,
         )
         return 2
     except KeyboardInterrupt:
-        print(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}", file=sys.stderr)
+        print(
+            terminal_text(f"holdout audit: interrupted: {left[0] if left else f'{args.out}: nothing written'}"),
+            file=sys.stderr,
+        )
         return 130
     for note in summary.get("notes", ()):  # type: ignore[union-attr]
         if str(note).startswith(("Warning: ", "Skipped: ")):
             kind, text = str(note).split(": ", 1)
-            print(f"holdout audit: {kind.lower()}: {text}", file=sys.stderr)
-    for lens in (*LENSES, "best_of_n", "adaptive", "contamination"):  # adaptive: the opt-in lens
+            print(terminal_text(f"holdout audit: {kind.lower()}: {text}"), file=sys.stderr)
+    for lens in (*LENSES, "best_of_n", "adaptive", "contamination", "aline"):  # adaptive: the opt-in lens
         if lens in summary:
-            print(f"[{lens}] {summary[lens]['verdict']}")  # type: ignore[index]
-    print(f"wrote {args.out}/report.html and every number beside it in {time.perf_counter() - start:.1f} s")
+            print(terminal_text(f"[{lens}] {summary[lens]['verdict']}"))  # type: ignore[index]
+    print(
+        f"wrote {terminal_text(args.out)}/report.html and every number beside it in {time.perf_counter() - start:.1f} s"
+    )
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,8 +15,9 @@ from holdout.audit.errors import AuditError
 from holdout.audit.inputs import check_out_dir
 from holdout.audit.output import check_owned_out
 from holdout.audit.result import AuditOptions
+from holdout.audit.safe_text import terminal_text
 
-__all__ = ["typed_options"]
+__all__ = ["PATH_OPTIONS", "expand_paths", "typed_options"]
 
 
 def _options(args: argparse.Namespace) -> AuditOptions:
@@ -40,13 +42,48 @@ def _options(args: argparse.Namespace) -> AuditOptions:
         adaptive=bool(getattr(args, "adaptive", False)),
         mid_p=bool(getattr(args, "mid_p", False)),
         rank_resamples=getattr(args, "rank_resamples", 1000),
+        all_pairs=bool(getattr(args, "all_pairs", False)),
         variants=getattr(args, "variants", None),
         families=getattr(args, "families", None),
     )
 
 
 def _note(text: str) -> None:
-    print(f"holdout audit: note: {text}", file=sys.stderr)
+    print(f"holdout audit: note: {terminal_text(text)}", file=sys.stderr)
+
+
+#: the options (argparse names) that name a file or folder: ``~`` there is the home folder
+PATH_OPTIONS = (
+    "predictions",
+    "labels",
+    "out",
+    "new_predictions",
+    "new_labels",
+    "rvw_description",
+    "translations",
+    "families",
+    "accuracies",
+    "item_dates",
+    "model_dates",
+    "reference_models",
+    "reference_correctness",
+)
+
+
+def expand_paths(args: argparse.Namespace) -> None:
+    """``~`` and ``~user`` expanded in every path option (a quoted ``'~/x'`` reaches us as typed, and
+    would otherwise be a folder named ``~``), and the same ``--logs`` path given twice (``logs``,
+    ``./logs/``, its absolute path) kept once."""
+    for name in PATH_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value.startswith("~"):
+            setattr(args, name, os.path.expanduser(value))
+    logs = getattr(args, "logs", None)
+    if logs:
+        seen: dict[str, str] = {}
+        for path in (os.path.expanduser(x) for x in logs):
+            seen.setdefault(os.path.realpath(path), path)
+        args.logs = list(seen.values())
 
 
 def _owned_out(args: argparse.Namespace, inputs: list[str | None]) -> Path:

@@ -57,7 +57,12 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "comparisons, best of N, fits",
         "paired comparisons and ranks, the inflation of a best-of-N pick, the linear fit, the adaptive analyst",
-        ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        ("mid_p", "rank_resamples", "all_pairs", "variants", "families", "band_level", "adaptive"),
+    ),
+    (
+        "clustered items",
+        "items that share a passage, a source or a template: cluster-robust standard errors, p-values and rank sets",
+        ("clusters", "cluster_by"),
     ),
 )
 HEADER = ("| option | meaning | default |", "|---|---|---|")

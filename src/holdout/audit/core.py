@@ -102,11 +102,14 @@ def load_audit_predictions(
             return preds
         if labels is None:
             raise AuditError(f"{path}: labels are needed for .csv / .npy predictions (pass --labels)")
-        return convert_user_predictions(
+        preds = convert_user_predictions(
             path, labels, test_set=test_set or path.stem, model_names=model_names, num_classes=num_classes
         )
-    except (DataError, PredictionsError) as exc:
-        raise AuditError(str(exc)) from None
+    except (DataError, PredictionsError) as exc:  # the data stage's "in config" is --model-names here
+        raise AuditError(str(exc).replace("model_names in config", "names in --model-names")) from None
+    if preds.num_models == 0:
+        raise AuditError(f"{path}: no models (0 rows); one row (.npy) or column (.csv) per model is needed")
+    return preds
 
 
 def align_models(original: Predictions, new: Predictions, source: str) -> Predictions:
@@ -224,7 +227,7 @@ class BoundsLens:
     Read the other way round: ``union_eps``, ``similarity_eps``, ``naive_bayes_eps`` are the smallest
     eps at which all ``models_used`` models are guaranteed under each bound, and ``supported`` the
     models each bound supports at standard eps (up to the first that covers them) and the eps asked for
-    ([`eps_needed`][holdout.audit.bounds_eps.eps_needed]); ``for_models`` the smallest eps at which the
+    ([`eps_needed`][holdout.bounds.eps.eps_needed]); ``for_models`` the smallest eps at which the
     test set supports 1, 10 and 100 such models (what a user can act on when it supports none at eps).
     """
 

@@ -61,14 +61,29 @@ def user_input(option: str, path: object) -> Iterator[None]:
         raise AuditError(f"{option} {path}: {one_line(exc)}") from None
 
 
+#: the rank intervals' bootstrap draws its item resamples this many at a time (holdout.stats ranks)
+RESAMPLE_BLOCK = 64
+#: the interpreter with the CLI's libraries imported (164 MiB peak resident measured, rounded up)
+_INTERPRETER = 256 * 2**20
+#: bytes per item per resample of that block: the drawn indices, their offset copy, the counts (int64
+#: each) and the counts as floats
+_RESAMPLE_BYTES = 32
+
+
 def estimate_memory(num_models: int, num_examples: int) -> int:
     """Peak bytes of the lenses, a heuristic: four float64 K x n arrays (errors and their products),
-    eight float64 K x K matrices (similarities, baselines, covering and pair tables) and the paired
-    lens's table of K(K-1)/2 pairs ([`pairs_memory_bytes`][holdout.stats.paired.pairs_memory_bytes])."""
+    eight float64 K x K matrices (similarities, baselines, covering and pair tables), the paired
+    lens's table of K(K-1)/2 pairs ([`pairs_memory_bytes`][holdout.stats.paired.pairs_memory_bytes])
+    and the rank intervals' block of 64 item resamples (32 bytes per item each: at n = 2,000,000 3.8 GiB,
+    more than everything else at K = 4); 10% more for numpy's temporaries, and the
+    interpreter with its libraries (256 MiB). At 6,000 x 50 and 4 x 2,000,000 it is above the peak
+    measured by ``benchmarks/bench_audit_scale.py`` (``docs/measurements/audit_scale.json``)."""
     from holdout.stats.paired import pairs_memory_bytes
 
     k, n = int(num_models), int(num_examples)
-    return 8 * (4 * k * n + 8 * k**2) + pairs_memory_bytes(k, n)
+    resamples = _RESAMPLE_BYTES * RESAMPLE_BLOCK * n
+    arrays = 8 * (4 * k * n + 8 * k**2) + pairs_memory_bytes(k, n) + resamples
+    return int(1.1 * arrays) + _INTERPRETER
 
 
 def _available_memory() -> int | None:

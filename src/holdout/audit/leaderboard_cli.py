@@ -25,6 +25,7 @@ from holdout.audit.cli_checks import (
     _refuse_unused,
     typed_options,
 )
+from holdout.audit.clusters import clustered_result, item_clusters, refuse_for_tables
 from holdout.audit.core import AuditError
 from holdout.audit.correctness import contamination_of, correctness_result, load_correctness
 from holdout.audit.inputs import check_input_path, check_memory, peek_shape
@@ -35,6 +36,7 @@ from holdout.audit.reference_lens import (
     run_item_reference_lens,
 )
 from holdout.audit.run import _write_all
+from holdout.audit.samples import with_samples
 
 __all__ = ["add_leaderboard_arguments", "run_leaderboard_audit", "typed_options"]
 
@@ -65,6 +67,7 @@ def run_leaderboard_audit(
         )
         no_items = (("--model-names", "model_names"), ("--reference-correctness", "reference_correctness"))
         _refuse_unused(args, "--accuracies", (*no_items, *no_rvw, *_NOT_FOR_TABLES))
+        refuse_for_tables(args)
         out = _owned_out(args, [args.accuracies])
         with atomic_folder(out, on_fail, _note) as folder:
             return run_accuracy_table(argparse.Namespace(**(vars(args) | {"out": str(folder)})))
@@ -94,7 +97,11 @@ def run_leaderboard_audit(
         _note(f"{path}: {c.read_as}")
     dates = contamination_of(c, args)
     prepared = prepare_item_reference_lens(args, c) if item_level else None
+    clusters, where = item_clusters(args, c.item_names or [str(j) for j in range(c.shape[1])])
     result = correctness_result(c, _options(args), str(path), dates)
+    if clusters is not None:
+        result = clustered_result(result, c.values, c.model_names, clusters, where)
+    result = with_samples(result, c.values, c.model_names, c.samples)
     if c.read_as:
         result = replace(result, notes=(f"Read {path.name}: {c.read_as}.", *result.notes))
     with atomic_folder(out, on_fail, _note) as folder:

@@ -11,6 +11,8 @@ run's files beside a new report.
 
 from __future__ import annotations
 
+import glob
+import itertools
 import json
 import os
 import shutil
@@ -25,7 +27,15 @@ from holdout.audit.report import verdicts
 from holdout.leaderboards.dates import Contamination
 from holdout.leaderboards.outputs import write_contamination
 
-__all__ = ["MANIFEST", "atomic_folder", "check_owned_out", "contamination_entry", "foreign_files", "manifest_files"]
+__all__ = [
+    "MANIFEST",
+    "atomic_folder",
+    "check_out_outside",
+    "check_owned_out",
+    "contamination_entry",
+    "foreign_files",
+    "manifest_files",
+]
 
 #: the file listing every file one run wrote, relative to its folder
 MANIFEST = ".holdout-manifest.json"
@@ -72,6 +82,31 @@ def check_owned_out(
             "new folder, or pass --force to replace the folder"
         )
     return out
+
+
+def check_out_outside(out: str | Path, folders: Iterable[str | Path], option: str = "--out") -> None:
+    """Refuse an output folder inside (or equal to) an input folder or a glob's folder (``--logs``):
+    the report would mix with the inputs, the next read would meet it, and ``--force`` would move
+    the inputs aside."""
+    top = Path(out).resolve()
+    for item in folders:
+        root = _input_root(item)
+        if root.is_dir() and (root == top or root in top.parents):
+            raise AuditError(
+                f"{option} {out}: is inside the input folder {item} (or is it); the report would mix with the "
+                "inputs (and --force would move them aside): give a folder outside it"
+            )
+
+
+def _input_root(item: str | Path) -> Path:
+    """The folder or file an input names, resolved: for a glob (``logs/*/samples_*.jsonl``), the
+    folder above its first wildcard."""
+    text = str(item)
+    if not glob.has_magic(text):
+        return Path(text).resolve()
+    parts = Path(text).parts
+    fixed = [x for x in itertools.takewhile(lambda x: not glob.has_magic(x), parts)]
+    return Path(*fixed).resolve() if fixed else Path.cwd().resolve()
 
 
 def foreign_files(folder: str | Path) -> list[str]:

@@ -12,8 +12,9 @@ probability at most alpha) and the tie groups. Every model tied at the top of th
 marginal intervals are not a test of a difference: models that share most of their errors are told
 apart by a paired test long before their intervals separate.
 
-Outputs: ``pairs.csv`` (one row per pair), ``ranks.csv`` (one row per model), the rank-interval
-figure and, for K <= 50, the heatmap of signed differences.
+Outputs: ``pairs.csv`` (one row per pair up to 50 models; beyond, each model against the best and
+against the next in rank order, every pair with ``--all-pairs``), ``ranks.csv`` (one row per model),
+the rank-interval figure and, for K <= 50, the heatmap of signed differences.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ __all__ = [
     "pairs_lens",
     "plot_pair_differences",
     "plot_rank_intervals",
+    "report_pairs",
     "write_pairs",
 ]
 
@@ -66,6 +68,8 @@ class PairsLens:
     test: str
     critical_value: float
     resamples: int
+    resampled: str = "items"  # what the rank bootstrap draws: items, or whole clusters (--clusters)
+    tied_test: str = ""  # the test of the tied-with-best set, when not ``test`` (clustered items)
 
     @property
     def test_words(self) -> str:
@@ -192,9 +196,29 @@ def plot_pair_differences(pairs: pd.DataFrame, order: list[str], title: str, alp
     return fig
 
 
-def write_pairs(lens: PairsLens, out: Path, label: str) -> dict[str, Path]:
+def report_pairs(lens: PairsLens) -> pd.DataFrame:
+    """The rows of ``lens.pairs`` that the report reads: every model against the most accurate one, and
+    each model against the next in rank order (2K - 3 pairs, in the table's order)."""
+    position = {m: i for i, m in enumerate(lens.ranks["model"])}
+    a = _positions(lens.pairs["model_a"], position)
+    b = _positions(lens.pairs["model_b"], position)
+    keep = (np.minimum(a, b) == 0) | (np.abs(a - b) == 1)
+    return lens.pairs[keep].reset_index(drop=True)
+
+
+def _positions(names: pd.Series, position: dict[str, int]) -> np.ndarray:
+    """Rank positions of a column of names (a categorical column mapped by its categories: fast at
+    millions of rows)."""
+    if isinstance(names.dtype, pd.CategoricalDtype):
+        lookup = np.array([position[str(c)] for c in names.cat.categories])
+        return lookup[names.cat.codes.to_numpy()]
+    return names.astype(str).map(position).to_numpy(dtype=int)
+
+
+def write_pairs(lens: PairsLens, out: Path, label: str, *, all_pairs: bool = False) -> dict[str, Path]:
     """``ranks.csv`` (beside the rank figure, every model), ``pairs.csv`` (beside the heatmap when
-    K <= 50, every pair) and the figures; returns name -> PNG."""
+    K <= 50: every pair; beyond, the pairs of [`report_pairs`][holdout.audit.pairs_lens.report_pairs]
+    unless ``all_pairs``) and the figures; returns name -> PNG."""
     out = Path(out)
     figs = {"rank_intervals": out / "rank_intervals.png"}
     fig = plot_rank_intervals(lens.ranks, f"{label}: ranks", lens.alpha)
@@ -204,5 +228,5 @@ def write_pairs(lens: PairsLens, out: Path, label: str) -> dict[str, Path]:
         fig = plot_pair_differences(lens.pairs, list(lens.ranks["model"]), f"{label}: paired differences", lens.alpha)
         save_figure(fig, figs["pair_differences"], data=lens.pairs, csv=out / "pairs.csv")
     else:
-        lens.pairs.to_csv(out / "pairs.csv", index=False)
+        (lens.pairs if all_pairs else report_pairs(lens)).to_csv(out / "pairs.csv", index=False)
     return figs

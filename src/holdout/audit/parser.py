@@ -12,6 +12,7 @@ import argparse
 from typing import NoReturn
 
 from holdout.audit.cli_groups import group_options
+from holdout.audit.clusters import add_cluster_arguments
 from holdout.audit.options import add_leaderboard_arguments, add_logs_arguments
 from holdout.audit.result import LENSES
 from holdout.training.plan import add_plan_parser
@@ -133,6 +134,12 @@ def _add_pairs_arguments(p: argparse.ArgumentParser) -> None:
         help="bootstrap resamples of the simultaneous rank intervals (paired lens)",
     )
     p.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="write every pair of models into pairs.csv (K(K-1)/2 rows: 18 million at K = 6,000); by default, "
+        "beyond 50 models, it holds each model against the best and against the next in rank order",
+    )
+    p.add_argument(
         "--variants",
         type=int,
         metavar="N",
@@ -179,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_adaptive_argument(audit)
     add_leaderboard_arguments(audit)
     add_logs_arguments(audit)
+    add_cluster_arguments(audit)
     group_options(audit)  # --help by input kind (holdout.audit.cli_groups), as docs/audit.md
     add_plan_parser(sub)  # `holdout plan`: holdout.training.plan (torch only when run)
     return parser
@@ -195,7 +203,7 @@ SUBCOMMANDS: dict[str, tuple[tuple[str, str, str | None, str], dict[str, object]
         {},
         (*SHARED, "model_names", "labels", "scores", "topk", "num_classes", "new_predictions", "new_labels")
         + ("translations", "eps", "delta", "rvw_description", "search_size", "rvw_C", "selected")
-        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive", "clusters"),
         "holdout audit predictions preds.csv --labels labels.npy --out /tmp/audit",
     ),
     "matrix": (
@@ -204,7 +212,7 @@ SUBCOMMANDS: dict[str, tuple[tuple[str, str, str | None, str], dict[str, object]
         (*SHARED, "model_names", "samples", "rows", "item_dates", "model_dates", "split", "date_format")
         + ("reference_models", "reference_correctness", "fit", "chance", "n_bootstrap")
         + ("eps", "delta", "rvw_description", "search_size", "rvw_C", "selected")
-        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive", "clusters"),
         "holdout audit matrix correctness.csv --samples 10 --out /tmp/audit",
     ),
     "accuracies": (
@@ -219,7 +227,8 @@ SUBCOMMANDS: dict[str, tuple[tuple[str, str, str | None, str], dict[str, object]
         (*SHARED, "model_names", "format", "task", "metric", "filter", "strict")
         + ("item_dates", "model_dates", "split", "date_format")
         + ("eps", "delta", "rvw_description", "search_size", "rvw_C", "selected")
-        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive"),
+        + ("mid_p", "rank_resamples", "variants", "families", "band_level", "adaptive")
+        + ("clusters", "cluster_by"),
         "holdout audit logs lm_eval_results/ --task arc_easy --metric acc_norm --out /tmp/arc",
     ),
 }

@@ -65,7 +65,7 @@ def read_reference_models(spec: str | Path, models: pd.Series, accuracies: str |
         if not path.is_file():
             raise AuditError(f"--reference-models {path}: file not found")
         try:
-            names = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+            names = [line.strip() for line in path.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
         except UnicodeDecodeError:
             raise AuditError(f"--reference-models {path}: not a text file of model names") from None
     unknown = sorted(set(names) - set(models))
@@ -92,7 +92,29 @@ def check_reference_args(args: argparse.Namespace, table: pd.DataFrame) -> tuple
     if not 100 <= n_boot <= 100000:
         raise AuditError(f"--n-bootstrap must be in [100, 100000], got {args.n_bootstrap}")
     mask = read_reference_models(args.reference_models, table["model"], getattr(args, "accuracies", None))
+    _check_distinct(args, table, mask, fit, chance)
     return mask, fit, chance, n_boot
+
+
+def _check_distinct(args: argparse.Namespace, table: pd.DataFrame, mask: np.ndarray, fit: str, chance: tuple) -> None:
+    """The curve through the reference models needs distinct reference accuracies: ConStat's spline 5
+    (the random-guess point counts as one), a probit line 2. Checked on the input, before any
+    bootstrap replicate (whose redraws would otherwise report their own counts)."""
+    columns = getattr(args, "columns", None)
+    column = columns[0] if columns and columns[0] in table else "x"
+    what = column if column != "x" else f"--reference-correctness {getattr(args, 'reference_correctness', '')}"
+    x = table[column].to_numpy(float)[mask]
+    distinct = np.unique(x).size
+    points = np.unique(np.append(x, chance[0])).size if fit == "spline" else distinct
+    need = MIN_REFERENCE_MODELS if fit == "spline" else 2
+    if points < need:
+        plural = "accuracy" if distinct == 1 else "accuracies"
+        guess = " (with the random-guess point: " + f"{points})" if fit == "spline" else ""
+        raise AuditError(
+            f"--reference-models {args.reference_models}: {distinct} distinct {what} {plural} among its "
+            f"{int(mask.sum())} reference models{guess}; the {fit} curve needs {need}: add reference models "
+            "of other accuracies" + (", or use --fit probit" if fit == "spline" and distinct >= 2 else "")
+        )
 
 
 def run_reference_lens(
@@ -106,10 +128,7 @@ def run_reference_lens(
     x, y = table[ref].to_numpy(float), table[bench].to_numpy(float)
     rng = np.random.default_rng(0)
     draws = binomial_draws(x[is_ref], y[is_ref], x[~is_ref], y[~is_ref], tuple(args.sizes), n_boot, rng)
-    try:
-        lens = reference_lens(table["model"], x, y, is_ref, draws, fit, chance, args.alpha)
-    except ValueError as exc:
-        raise AuditError(f"--reference-models {args.reference_models}: {exc}") from None
+    lens = _lens_or_error(args, table["model"], x, y, is_ref, draws, fit, chance)
     _write(lens, 100.0 if scale == "percent" else 1.0, out)
     return _summary(lens, args, fit, chance, scale)
 
@@ -133,10 +152,29 @@ def run_item_reference_lens(args: argparse.Namespace, prepared: tuple, out: Path
     x_items, y_items, table, (is_ref, fit, chance, n_boot) = prepared
     rows = np.r_[np.flatnonzero(is_ref), np.flatnonzero(~is_ref)]
     draws = item_draws(x_items[rows], y_items[rows], int(is_ref.sum()), n_boot, np.random.default_rng(0))
-    lens = reference_lens(table["model"], table["x"], table["y"], is_ref, draws, fit, chance, args.alpha)
+    lens = _lens_or_error(args, table["model"], table["x"], table["y"], is_ref, draws, fit, chance)
     _write(lens, 1.0, out)
     labels = argparse.Namespace(**(vars(args) | {"columns": (str(args.reference_correctness), str(args.predictions))}))
     return _summary(lens, labels, fit, chance, "fractions")
+
+
+def _lens_or_error(args: argparse.Namespace, *lens_args: object) -> ReferenceLens:
+    """[`reference_lens`][holdout.contamination.reference_lens], its errors as one line: a bootstrap
+    replicate that could not be fitted in every redraw names --sizes (accuracies on few items tie)."""
+    try:
+        with np.errstate(all="ignore"):
+            return reference_lens(*lens_args, args.alpha)
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        hint = ""
+        if "redraws" in str(exc):
+            sizes = getattr(args, "sizes", None)
+            hint = (
+                f": the redrawn accuracies tie (--sizes {' '.join(map(str, sizes))}: few items per benchmark); "
+                "give the real test-set sizes, more reference models, or --fit probit"
+                if sizes
+                else ": the items' accuracies tie; give more reference models or --fit probit"
+            )
+        raise AuditError(f"--reference-models {args.reference_models}: {exc}{hint}") from None
 
 
 def _write(lens: ReferenceLens, unit: float, out: Path) -> None:

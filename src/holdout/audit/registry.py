@@ -64,6 +64,7 @@ LENSES: tuple[LensSpec, ...] = (
     _lens("reference", "accuracies", "heuristic", "ConStat's reference-benchmark test"),
     _lens("aline", "predictions new", "heuristic", "agreement on the line on an unlabeled newer set"),
     _lens("contamination", "correctness item_dates model_dates", "heuristic", "contamination by date"),
+    _lens("items", "correctness answers keys", "heuristic", "which items are wrong: suspect keys, duplicates"),
 )
 
 

@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from holdout.audit.adversarial_lens import AdversarialLens
     from holdout.audit.best_of import BestOfN
     from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.items.summary import ItemReport
     from holdout.leaderboards.dates import Contamination
 
 __all__ = ["LENSES", "AuditOptions", "AuditResult"]
 
 #: every lens, in report order
-LENSES = ("accuracy", "pairs", "new", "similarity", "bounds", "rvw", "adversarial")
+LENSES = ("accuracy", "pairs", "new", "similarity", "bounds", "rvw", "adversarial", "items")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class AuditOptions:
     adaptive: bool = False  # the adaptive analyst lens (--adaptive): seconds to minutes, so opt-in
     mid_p: bool = False  # the pairs lens: McNemar mid-p instead of the exact p-value (--mid-p)
     rank_resamples: int = 1000  # the pairs lens: bootstrap resamples of the simultaneous rank sets
+    all_pairs: bool = False  # the pairs lens: every pair in pairs.csv, not only those the report reads (--all-pairs)
     variants: int | None = None  # the best model is the best of N variants (--variants)
     families: str | None = None  # CSV (model, family): each family's best is the best of its models (--families)
 
@@ -56,6 +58,8 @@ class AuditOptions:
             raise AuditError(f"--variants must be at least 2 (the best of N >= 2 tries), got {self.variants}")
         if not 10 <= int(self.rank_resamples) <= 10**6:
             raise AuditError(f"--rank-resamples must be a whole number in [10, 1000000], got {self.rank_resamples}")
+        if not self.lenses:
+            raise AuditError(f"--lenses: no lens named; choose from {', '.join(LENSES)}")
         unknown = [lens for lens in self.lenses if lens not in LENSES]
         if unknown:
             raise AuditError(f"--lenses: unknown lens(es) {unknown}; choose from {', '.join(LENSES)}")
@@ -83,6 +87,9 @@ class AuditResult:
     contamination: Contamination | None = None  # the split by date of a correctness matrix (--split)
     pairs: PairsLens | None = None
     best_of_n: tuple[BestOfN, ...] = field(default=())
+    clusters: dict[str, object] | None = None  # --clusters / --cluster-by: the summary.json entry
+    samples: pd.DataFrame | None = None  # pass rates over m samples: the between / within split per model
+    items: ItemReport | None = None  # the item screen, where the answers and keys are known
 
     def verdicts(self) -> pd.DataFrame:
         """One row per lens that ran: its name and its plain-language verdict."""

@@ -28,11 +28,12 @@ from holdout.audit.core import (
     rvw_lens,
     similarity_lens,
 )
+from holdout.audit.lenses.items import items_lens, items_summary, write_items
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
-from holdout.audit.pairs_lens import pairs_lens, write_pairs
+from holdout.audit.pairs_lens import HEATMAP_MAX_MODELS, pairs_lens, write_pairs
 from holdout.audit.report import plots, verdicts
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
-from holdout.plotting import save_figure
+from holdout.plotting import figure_text, save_figure
 from holdout.predictions import Predictions
 from holdout.similarity.plots import (
     plot_covering_numbers,
@@ -115,6 +116,10 @@ def run_audit(
     if options.adaptive:
         adaptive, why = _adaptive_or_reason(preds)
         notes.extend([f"Adaptive analyst: not applicable because {why}."] if adaptive is None else why)
+    items = None
+    if "items" in lenses:  # the predictions are the answers, the labels the keys
+        correct = 1.0 - preds.errors()
+        items = items_lens(preds.predictions, preds.labels, preds.model_names, correct, alpha=options.alpha)
     return AuditResult(
         source,
         preds.test_set,
@@ -130,6 +135,7 @@ def run_audit(
         adaptive=adaptive,
         pairs=pairs,
         best_of_n=best_of,
+        items=items,
     )
 
 
@@ -162,7 +168,9 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         },
     }
     if result.pairs is not None:
-        out["pairs"] = verdicts.pairs_summary(result.pairs)
+        out["pairs"] = verdicts.pairs_summary(
+            result.pairs, all_pairs=result.options.all_pairs, every_pair_up_to=HEATMAP_MAX_MODELS
+        )
     if result.best_of_n:
         out["best_of_n"] = best_of_n_summary(result.best_of_n)
     if result.new is not None:
@@ -196,6 +204,14 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
         out["adversarial"] = adversarial_summary(result.adversarial)
     if result.adaptive is not None:
         out["adaptive"] = adaptive_summary(result.adaptive)
+    if result.clusters is not None:
+        out["clusters"] = result.clusters
+    if result.samples is not None:
+        from holdout.audit.samples import samples_entry
+
+        out["samples"] = samples_entry(result.samples)
+    if result.items is not None:
+        out["items"] = items_summary(result.items)
     if result.inputs:
         out["inputs"] = list(result.inputs)
     if result.warnings:
@@ -206,13 +222,13 @@ def summary_dict(result: AuditResult) -> dict[str, object]:
 def _write_figures(result: AuditResult, out: Path) -> dict[str, Path]:
     """Every figure as PNG + PDF + CSV; returns name -> PNG path (report order)."""
     figs: dict[str, Path] = {}
-    label = result.test_set or Path(result.source).stem
+    label = figure_text(result.test_set or Path(result.source).stem)  # in every figure's title
     acc = result.accuracy
     figs["accuracy"] = out / "accuracy.png"
     fig = plots.plot_accuracies(acc, f"{label}: test accuracy", level=1 - result.options.alpha)
     save_figure(fig, figs["accuracy"], data=acc)
     if result.pairs is not None:
-        figs |= write_pairs(result.pairs, out, label)
+        figs |= write_pairs(result.pairs, out, label, all_pairs=result.options.all_pairs)
     if result.new is not None:
         t = result.new.table
         figs["new_vs_original"] = out / "new_vs_original.png"
@@ -312,8 +328,12 @@ def _write_all(result: AuditResult, out: Path, extra: dict[str, dict] | None = N
         pd.DataFrame([summary["rvw"]]).drop(columns="verdict").to_csv(out / "rvw.csv", index=False)
     if result.best_of_n:
         best_of_n_table(result.best_of_n).to_csv(out / "best_of_n.csv", index=False)
+    if result.samples is not None:
+        result.samples.to_csv(out / "samples.csv", index=False)
     if result.similarity is not None:
         pd.DataFrame([asdict(result.similarity.summary)]).to_csv(out / "similarity_summary.csv", index=False)
+    if result.items is not None:
+        write_items(result.items, out)
     figures = _write_figures(result, out)
     if result.contamination is not None:  # the split by date of a correctness matrix
         summary["contamination"] = contamination_entry(result.contamination, result.source, out)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_probability
 from holdout.stats.ranks import PLUG_IN
 
-__all__ = ["K_CAP", "BestOfNBounds", "EpsNeeded", "best_of_n_bounds", "eps_needed", "smallest_eps"]
+__all__ = ["K_CAP", "BestOfNBounds", "EpsNeeded", "best_of_n_bounds", "capped_count", "eps_needed", "smallest_eps"]
 
 #: the k searches of the bounds stop here; a count of K_CAP reads "at least 2^1020 models"
 K_CAP = float(2**1020)
@@ -58,7 +58,8 @@ def smallest_eps(holds: Callable[[float], bool], lo: float = 0.0, hi: float = 1.
     return hi
 
 
-def _count(bound: Callable[..., int], **kw: float) -> float:
+def capped_count(bound: Callable[..., int], **kw: float) -> float:
+    """``bound(**kw)``, or `K_CAP` where the count overflows (the bound holds for every k to 2^1020)."""
     try:
         return bound(**kw)
     except OverflowError:  # the bound holds for every k up to 2^1020
@@ -84,8 +85,8 @@ def eps_needed(n: int, error: float, similarity: float, models: int, delta: floa
     lo = max(0.0, one - tol)
     # k >= K rather than P(K models) <= delta: the same event (both bounds grow with k), and the
     # k search prunes the anchor thresholds at delta, which is much faster near the lower end
-    sim = smallest_eps(lambda e: _count(similarity_bound_k, eps=e, **kw) >= models, lo, union, tol)
-    nb = smallest_eps(lambda e: _count(naive_bayes_bound_k, eps=e, **kw) >= models, lo, union, tol)
+    sim = smallest_eps(lambda e: capped_count(similarity_bound_k, eps=e, **kw) >= models, lo, union, tol)
+    nb = smallest_eps(lambda e: capped_count(naive_bayes_bound_k, eps=e, **kw) >= models, lo, union, tol)
     return EpsNeeded(int(models), union, sim, nb)
 
 

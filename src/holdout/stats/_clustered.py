@@ -187,9 +187,10 @@ def clustered_many(values: object, clusters: object) -> ClusteredMany:
     """Clustered standard errors of every row of a K x n matrix and of every paired difference.
 
     With residuals E (K x n) and their cluster totals T = E G (G the n x C indicator matrix), the
-    sums of squares of row i and of the difference i - j are (E E^T)_ii and (E E^T)_ii + (E E^T)_jj
-    - 2 (E E^T)_ij, and Miller's meat sum_c E_c^2 is the same form in T T^T: the whole table from two
-    K x K products, no loop over pairs. Pairs whose differences are all 0 get design effect 1.
+    sums of squares of row i and of the difference i - j are (E E^T)_ii and
+    (E E^T)_ii + (E E^T)_jj - 2 (E E^T)_ij, and Miller's meat sum_c E_c^2 is the same form in
+    T T^T: the whole table from two K x K products, no loop over pairs. Pairs whose differences
+    are all 0 get design effect 1.
     """
     v = np.asarray(values, dtype=float)
     if v.ndim != 2 or v.shape[1] < 2 or not np.isfinite(v).all():

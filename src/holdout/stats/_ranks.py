@@ -162,17 +162,35 @@ def _exact_in_float32(x: np.ndarray) -> bool:
     return x.shape[1] < 2**24 and bool(((x == 0) | (x == 1)).all())
 
 
-def _bootstrap_deviations(x: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
+def _first_seen_codes(clusters: object, n: int) -> tuple[np.ndarray, int]:
+    """Cluster codes 0..C-1 numbered in the order the clusters first appear among the items (so
+    one item per cluster gives codes 0..n-1, the items' own order) and C."""
+    from holdout.stats._clustered import cluster_codes
+
+    codes, c = cluster_codes(clusters, n)
+    first = np.full(c, n)
+    np.minimum.at(first, codes, np.arange(n))
+    renumber = np.empty(c, dtype=np.intp)
+    renumber[np.argsort(first, kind="stable")] = np.arange(c)
+    return renumber[codes], c
+
+
+def _bootstrap_deviations(
+    x: np.ndarray, resamples: int, rng: np.random.Generator, codes: np.ndarray | None = None
+) -> np.ndarray:
     """K x B: each model's mean on B item resamples minus its mean on the items (items drawn with
-    replacement, the same draw for every model: the pairing is kept). The resampled counts are
+    replacement, the same draw for every model: the pairing is kept; with cluster ``codes``, whole
+    clusters are drawn, each item weighted by its cluster's count). The resampled counts are
     integers, so the product is done in float32 only where it is exact (0/1 entries, n < 2^24);
     everything after it is float64."""
     k, n = x.shape
     xf = x.astype(np.float32 if k * n > 10**7 and _exact_in_float32(x) else np.float64)
     out = np.empty((k, resamples))
+    units = n if codes is None else int(codes.max()) + 1
     for start in range(0, resamples, 64):
         size = min(64, resamples - start)
-        w = resample_counts(rng, n, size).astype(xf.dtype)
+        w = resample_counts(rng, units, size)
+        w = (w if codes is None else w[:, codes]).astype(xf.dtype)
         out[:, start : start + size] = (xf @ w.T).astype(np.float64) / n
     return out - x.mean(axis=1, dtype=np.float64)[:, None]
 
@@ -205,6 +223,7 @@ def rank_confidence_sets(
     resamples: int = 1000,
     seed: int | np.random.Generator = 0,
     counts: PairCounts | None = None,
+    clusters: object | None = None,
 ) -> RankSets:
     """Simultaneous 1 - alpha confidence sets for the ranks of all K models (K x n matrix ``x``).
 
@@ -224,17 +243,25 @@ def rank_confidence_sets(
     to 1 - alpha (the slow tests measure it at K = 10, 45, 134); the more the models are separated,
     the more conservative the sets (coverage near 1). Cost: one B x n resampling product and B
     passes over the K^2 pairs.
+
+    With ``clusters`` (one label per item) the sets are cluster-robust: se_jk = sqrt(sum_c D_c^2) / n
+    over the clusters' summed differences D_c (Miller 2024, App. A, uncentred as above) and the
+    bootstrap draws whole clusters with replacement (Cameron, Gelbach & Miller 2008, the pairs
+    cluster bootstrap). With one item per cluster this is the item bootstrap, draw for draw.
     """
     x = np.asarray(x)
     pc = counts if counts is not None else pair_counts(x)
     k, n = x.shape
     rng = np.random.default_rng(seed)
     s = np.round(pc.totals, TOTAL_DECIMALS)
-    sum_d2 = np.diag(pc.cross)[:, None] + np.diag(pc.cross)[None, :] - 2 * pc.cross
+    codes = None if clusters is None else _first_seen_codes(clusters, n)[0]
+    cross = pc.cross if codes is None else _cluster_cross(x, codes)
+    sum_d2 = np.diag(cross)[:, None] + np.diag(cross)[None, :] - 2 * cross
     diff = (s[:, None] - s[None, :]) / n
     se = np.sqrt(np.maximum(sum_d2, 0.0)) / n  # the standard error under no difference
     inv_se = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
-    crit = float(np.quantile(_max_studentized(_bootstrap_deviations(x, resamples, rng), inv_se), 1 - alpha))
+    dev = _bootstrap_deviations(x, resamples, rng, codes)
+    crit = float(np.quantile(_max_studentized(dev, inv_se), 1 - alpha))
     better = diff > crit * se * (1 + 1e-9) + 1e-12  # better[j, k]: j significantly more accurate than k
     np.fill_diagonal(better, False)
     rank = 1 + (s[None, :] > s[:, None]).sum(axis=1)
@@ -248,3 +275,10 @@ def rank_confidence_sets(
         better,
         s,
     )
+
+
+def _cluster_cross(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """K x K sums over clusters of T_j T_k, T the K x C cluster totals (T = x for one item per cluster)."""
+    totals = np.zeros((x.shape[0], int(codes.max()) + 1))
+    np.add.at(totals.T, codes, np.asarray(x, dtype=float).T)
+    return totals @ totals.T

@@ -63,8 +63,9 @@ def _flip_pvalues(matrix: np.ndarray, clusters: np.ndarray, a: np.ndarray, b: np
 
 def pairs_columns(frame: pd.DataFrame, e: Evidence) -> pd.DataFrame:
     """``frame`` (one row per pair, ``model_a`` / ``model_b``) with ``se_diff``, ``se_diff_clustered``
-    (finite-cluster form, percentage points), ``design_effect`` and ``p_clustered``: the normal test
-    with 30 clusters or more, the cluster sign-flip randomization test below (exact when 2^C <= 9999),
+    (finite-cluster form, percentage points), ``design_effect``, ``p_clustered`` and ``clustered_test``
+    (which test): the normal test with 30 clusters or more, the cluster sign-flip randomization test
+    below (exact when 2^C <= 9999),
     as [`clustered_paired_test`][holdout.stats.clustered.clustered_paired_test] computes them."""
     from scipy import stats
 
@@ -86,4 +87,5 @@ def pairs_columns(frame: pd.DataFrame, e: Evidence) -> pd.DataFrame:
         se_diff_clustered=100 * se,
         design_effect=many.design_effect_diff[a, b],
         p_clustered=p,
+        clustered_test="normal" if many.n_clusters >= MIN_CLUSTERS_NORMAL else "randomization",
     )

@@ -17,6 +17,7 @@ from holdout.audit.aline_lens import read_unlabeled
 from holdout.audit.core import AuditError, load_audit_predictions
 from holdout.audit.evidence import Evidence
 from holdout.audit.inputs import check_input_path, check_label_base, read_array_predictions
+from holdout.audit.safe_text import terminal_text
 from holdout.predictions import Predictions
 
 __all__ = ["evidence_from_predictions", "is_npz", "load_predictions_input", "new_set_args", "read_predictions"]
@@ -54,7 +55,7 @@ def load_predictions_input(
     with _data_warnings() as notices:
         preds, what = _read(args, p, labels, option, kind)
     for notice in notices:
-        print(f"holdout audit: note: {notice}", file=sys.stderr)
+        print(f"holdout audit: note: {terminal_text(notice)}", file=sys.stderr)
     return preds, tuple(x for x in (what, *notices) if x)
 
 

@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
 from holdout.cifar10_1.plots import plot_new_vs_original
-from holdout.plotting import plain_log_axis
+from holdout.plotting import figure_text, plain_log_axis
 
 if TYPE_CHECKING:
     from holdout.audit.core import BoundsLens
@@ -57,12 +57,14 @@ LABEL_CHARS = 38
 
 def short_label(name: str, limit: int = LABEL_CHARS, tail: int | None = None) -> str:
     """A model name of at most ``limit`` characters, shortened in the middle keeping its last ``tail``
-    characters (default a third of ``limit``: names that share a prefix keep their distinct ends)."""
+    characters (default a third of ``limit``: names that share a prefix keep their distinct ends), as
+    matplotlib draws it: a ``$`` drawn as written, control characters escaped
+    ([`figure_text`][holdout.plotting.figure_text])."""
     name = str(name)
-    if len(name) <= limit:
-        return name
-    tail = limit // 3 if tail is None else tail
-    return name[: limit - tail - 1] + "…" + name[-tail:]
+    if len(name) > limit:
+        tail = limit // 3 if tail is None else tail
+        name = name[: limit - tail - 1] + "…" + name[-tail:]
+    return figure_text(name)
 
 
 def short_labels(names: Sequence[object], limit: int = LABEL_CHARS) -> list[str]:
@@ -72,7 +74,7 @@ def short_labels(names: Sequence[object], limit: int = LABEL_CHARS) -> list[str]
     until no two labels coincide), the organisation kept where dropping it makes two names alike; as a
     last resort a number (#1, #2) tells the rest apart."""
     names = [str(n) for n in names]
-    labels = {i: n for i, n in enumerate(names) if len(n) <= limit}
+    labels = {i: figure_text(n) for i, n in enumerate(names) if len(n) <= limit}
     taken = set(labels.values())
     left = [i for i in range(len(names)) if i not in labels]
     own = {i: names[i].rsplit("/", 1)[-1] or names[i] for i in left}

@@ -1,8 +1,7 @@
-"""``report.html`` and ``summary.md``: one self-contained page (inline CSS and a few lines of inline
-JavaScript, every figure inline as a base64 PNG) that opens with one line per lens (its verdict's
-first sentence, labelled measured / theorem / heuristic, the headline numbers, a link to its
-section), then a section per lens with the verdict, the figures and sortable, filterable tables.
-The same first block is ``summary.md``, for pasting into a paper or an issue."""
+"""``report.html`` and ``summary.md``: one self-contained page (inline CSS and JavaScript, figures as
+base64 PNGs) that opens with one line per lens (its verdict's first sentence, labelled measured /
+theorem / heuristic, the headline numbers, a link to its section), then a section per lens with the
+verdict, the figures and sortable, filterable tables; the first block is also ``summary.md``."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["glance_lines", "render_report", "render_summary_md"]
 
-#: decimals of an accuracy in percent wherever the report prints one (verdicts, tables, figures):
-#: one rounding for the same number everywhere
+#: decimals of an accuracy in percent wherever the report prints one (one rounding everywhere)
 ACCURACY_DECIMALS = 2
 
 #: section id, title, paper, figure names of each lens (report order)
@@ -41,6 +39,13 @@ SECTIONS = (
         (),
     ),
     ("new", "A newer test set", "Recht et al. (2018), Table 1, Table 4, Eq. 3, Figure 2", ("new_vs_original",)),
+    (
+        "aline",
+        "Agreement on the line: the newer set's accuracy without its labels",
+        "Baek et al. (2022), Algorithm 1 (ALine-S, ALine-D): a heuristic, right when agreement and accuracy "
+        "share their probit line",
+        (),
+    ),
     (
         "similarity",
         "Model similarity",
@@ -80,6 +85,13 @@ SECTIONS = (
         "Dekoninck et al. (2024), ConStat: a heuristic whose curve assumes the reference models are uncontaminated",
         (),
     ),
+    (
+        "items",
+        "Which items are wrong? Suspect keys, discrimination, duplicates",
+        "A heuristic screen of the models' own answers: accuracy-weighted agreement on one answer other than the "
+        "key; point-biserial discrimination; near-identical texts (MinHash). See the item-screen page of the docs.",
+        (),
+    ),
 )
 
 #: the short name and the kind of number of each lens in the at-a-glance block
@@ -88,6 +100,7 @@ GLANCE = {
     "pairs": ("Paired comparisons", "measured"),
     "best_of_n": ("Best of N", "theorem"),
     "new": ("Newer test set", "measured"),
+    "aline": ("Agreement on the line", "heuristic"),
     "similarity": ("Similarity", "measured"),
     "bounds": ("Models supported", "theorem"),
     "rvw": ("Rip van Winkle's Razor", "theorem"),
@@ -95,6 +108,7 @@ GLANCE = {
     "adaptive": ("Adaptive analyst", "measured"),
     "contamination": ("Contamination", "heuristic"),
     "reference": ("Reference benchmark", "heuristic"),
+    "items": ("Item screen", "heuristic"),
 }
 
 
@@ -144,6 +158,9 @@ REFERENCE_FILES = (
     "<a href='reference_lens.csv' download>reference_lens.csv</a>; the curve: "
     "<a href='reference_curve.csv' download>reference_curve.csv</a>.</p>"
 )
+
+
+ALINE_FILES = "<p class='meta'>ALine-S and ALine-D of every model: <a href='aline.csv' download>aline.csv</a>.</p>"
 
 
 def reference_section(summary: dict) -> tuple[Glance, str]:
@@ -203,6 +220,27 @@ def _numbers(lens: str, result: AuditResult, summary: dict) -> str:
             f"Items before {s['split']}: {page.count(s['n_original_items'])}, from it on: "
             f"{page.count(s['n_new_items'])}; line of {s['line_models']} earlier models, "
             f"{s['placed_models']} later models placed against it."
+        )
+    if lens == "aline" and "agreement_line" in s:  # none where the line could not be fitted
+        line, models, items = s["agreement_line"], page.count(s["models"]), page.count(s["new_items"])
+        return (
+            f"Agreement line on probit axes: slope {line['slope']:.2f}, R^2 {line['r2']:.3f}, over {models} models "
+            f"and {items} items of the newer set."
+        )
+    if lens == "items":
+        board = s.get("leaderboard") or {}
+        moved = "changes" if board.get("order_changed") else "keeps"
+        top = "changes" if board.get("top_group_changed") else "keeps"
+        mmlu = s["measured_precision"]["reviewed"]["mmlu_redux"]["precision_any_error"]
+        board_text = (
+            f"without them the leaderboard {moved} its order and {top} its top group"
+            if s["flagged"]
+            else "the leaderboard is unchanged"
+        )
+        return (
+            f"Suspect keys {page.count(s['suspect_key'])}, negative discrimination "
+            f"{page.count(s['negative_discrimination'])}; {board_text}; on MMLU-Redux {100 * mmlu:.0f}% of the "
+            "items the screen flagged had an error the experts confirmed."
         )
     if lens == "pairs":
         return (
@@ -295,12 +333,36 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         dec = dict.fromkeys(("orig_accuracy", "new_accuracy", "predicted", "residual"), d)
         caption = "Every model against the line (accuracies in %)"
         return page.table_html(t[cols], caption, "contamination.csv", decimals=dec, na=na)
+    if lens == "items" and result.items is not None:
+        return _items_tables(result)
     if lens == "adaptive" and result.adaptive is not None:
         na = {c: "n/a (no such bound for this mechanism)" for c in ("bound_theorem", "bound_if_covering")}
         return page.table_html(
             adaptive_report_table(result.adaptive), "Each attack at its largest k", "adaptive/table.csv", na=na
         )
     return ""
+
+
+def _items_tables(result: AuditResult) -> str:
+    """The flagged items (key and proposed answer side by side) and the leaderboard with and without them."""
+    from holdout.items.summary import flagged_table
+
+    r = result.items
+    flagged = flagged_table(r.screen, limit=100)
+    more = int(r.screen.flagged.sum()) - len(flagged)
+    caption = "Flagged items, most suspect first: the key and the proposed answer side by side" + (
+        f" (the first 100; {more} more in items.csv)" if more > 0 else ""
+    )
+    na = {"proposed_answer": "n/a (no other answer)", "duplicate_group": "n/a (none)", "question": "n/a"}
+    na |= {"discrimination": "n/a (every model right, or every model wrong)"}
+    out = page.table_html(flagged, caption, "items.csv", decimals={"suspect_score": 2, "discrimination": 2}, na=na)
+    if r.change is not None:
+        board = r.change.table.sort_values("rank", kind="stable")
+        caption = "The leaderboard with and without the flagged items (accuracy in %)"
+        out += page.table_html(
+            board, caption, "items_leaderboard.csv", decimals={"accuracy": 2, "accuracy_without_flagged": 2}
+        )
+    return out
 
 
 def _section(result: AuditResult, summary: dict, figures: dict[str, Path], lens: str) -> list[str]:
@@ -310,7 +372,7 @@ def _section(result: AuditResult, summary: dict, figures: dict[str, Path], lens:
     figs = [page.figure_html(figures[n]) for n in names if n in figures]
     if figs:
         parts.append("<div class='figs'>" + "".join(figs) + "</div>")
-    parts.append(_lens_table(result, lens))
+    parts.append(ALINE_FILES if lens == "aline" and "skipped" not in summary[lens] else _lens_table(result, lens))
     return parts
 
 

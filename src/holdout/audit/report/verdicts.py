@@ -1,5 +1,6 @@
-"""Short plain-language verdicts, one per lens, each with the numbers behind it (the paired lens's too:
-[`pairs_verdict`][holdout.audit.verdicts.pairs_verdict], [`pairs_summary`][holdout.audit.verdicts.pairs_summary])."""
+"""Short plain-language verdicts, one per lens, each with the numbers behind it (the paired lens's
+too: [`pairs_verdict`][holdout.audit.report.verdicts.pairs_verdict],
+[`pairs_summary`][holdout.audit.report.verdicts.pairs_summary])."""
 
 from __future__ import annotations
 
@@ -95,15 +96,28 @@ def pairs_verdict(lens: PairsLens) -> str:
     top = "; ".join(f"{m} {a}-{b}" for m, a, b in r[["model", "rank_low", "rank_high"]].head(5).to_numpy())
     significant = int((lens.pairs["p_holm"] <= lens.alpha).sum())
     return text + (
-        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, bootstrap over items): "
+        f"Simultaneous {100 * (1 - lens.alpha):.0f}% rank intervals (Mogstad et al. 2024, "
+        f"bootstrap over {lens.resampled}): "
         f"{top}. {significant:,} of {len(lens.pairs):,} pairs differ significantly (Holm over all pairs)."
     )
 
 
-def pairs_summary(lens: PairsLens) -> dict[str, object]:
-    """The ``pairs`` entry of ``summary.json``."""
+def pairs_csv_holds(k: int, all_pairs: bool = False, every_pair_up_to: int = 50) -> str:
+    """Which pairs ``pairs.csv`` holds, in words (``summary.json``'s ``pairs_csv``): every pair up to
+    ``every_pair_up_to`` models (the pairs lens's ``HEATMAP_MAX_MODELS``) or with ``all_pairs``."""
+    if all_pairs or k <= every_pair_up_to:
+        return f"every pair ({k * (k - 1) // 2:,})"
+    return (
+        f"the pairs the report reads: each model against the best and against the next in rank order "
+        f"({2 * k - 3:,} of {k * (k - 1) // 2:,} pairs; --all-pairs writes every pair)"
+    )
+
+
+def pairs_summary(lens: PairsLens, *, all_pairs: bool = False, every_pair_up_to: int = 50) -> dict[str, object]:
+    """The ``pairs`` entry of ``summary.json`` (``pairs_csv``: which pairs ``pairs.csv`` holds)."""
     r = lens.ranks
     return {
+        "pairs_csv": pairs_csv_holds(len(r), all_pairs, every_pair_up_to),
         "test": lens.test,
         "n": lens.n,
         "alpha": lens.alpha,
