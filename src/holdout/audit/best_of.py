@@ -7,11 +7,14 @@ setting: with probability 1 - delta every one of the N test accuracies lies with
 population accuracy, so the selected score exceeds its own population accuracy by at most eps.
 Three numbers, each labelled:
 
-* the union bound (2) at k = N: a **theorem** (for pass rates conservative, their losses lie in [0, 1]);
-* the similarity bound (3)+(8) at the variants' similarity: a **theorem** for 0/1 results at that
-  similarity (measured on the test set among the family's models, or, with ``--variants`` alone, the
-  mean similarity of the audited models as a stand-in: variants of one model agree more, so the
-  stand-in overstates the bound); for pass rates a **heuristic** extension (expected agreement);
+* the union bound (2) at k = N: a **theorem at plug-in values** (for pass rates conservative, their
+  losses lie in [0, 1]), at the variants' error closest to 1/2 (the least favourable), or with
+  ``--variants`` alone the selected entry's error;
+* the similarity bound (3)+(8): a **theorem at plug-in values** for 0/1 results, at the similarity of
+  the family's least similar pair (the bound assumes every pair is at least that similar), or, with
+  ``--variants`` alone, the mean similarity of the audited models as a stand-in (variants of one
+  model agree more, so the stand-in overstates the bound); for pass rates a **heuristic** extension
+  (expected agreement);
 * a resampling estimate ([`best_of_n_resampled`][holdout.stats.ranks.best_of_n_resampled]):
   **measured**, the expected and 1 - delta largest inflation under equal true accuracies, with the
   variants' own correlation. It needs the variants' results (``--families``).
@@ -26,9 +29,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit.bounds_eps import eps_needed
 from holdout.audit.errors import AuditError
-from holdout.stats.ranks import best_of_n_resampled
+from holdout.bounds.eps import best_of_n_bounds
+from holdout.stats.ranks import PLUG_IN, best_of_n_resampled, least_favourable_plug_ins
 
 __all__ = [
     "BestOfN",
@@ -59,6 +62,9 @@ class BestOfN:
     resampled_upper: float | None
     delta: float
     pass_rates: bool
+    error: float = float("nan")  # the error rate the bounds are evaluated at (fraction)
+    union_label: str = PLUG_IN
+    similarity_label: str = PLUG_IN
 
 
 def best_of_n(
@@ -79,7 +85,10 @@ def best_of_n(
     if variants < 2:
         raise AuditError(f"--variants must be at least 2 (the best of N >= 2 tries), got {variants}")
     error = min(max(1.0 - accuracy / 100, 1.0 / (2 * n)), 1.0 - 1.0 / (2 * n))  # the bounds need 0 < error < 1
-    need = eps_needed(n, error, similarity, variants, delta)
+    if values is not None:  # the variants at hand: their least favourable error and least similar pair
+        error, similarity = least_favourable_plug_ins(values)
+        similarity_source += " (least similar pair; error closest to 1/2)"
+    b = best_of_n_bounds(n, variants, error, similarity, delta, pass_rates=pass_rates)
     resampled = None if values is None else best_of_n_resampled(values, delta, seed=0)
     return BestOfN(
         family,
@@ -89,12 +98,15 @@ def best_of_n(
         float(accuracy),
         float(similarity),
         similarity_source,
-        100 * need.union,
-        None if need.similarity is None else 100 * need.similarity,
+        100 * b.union,
+        None if b.similarity_bound is None else 100 * b.similarity_bound,
         None if resampled is None else 100 * resampled.expected,
         None if resampled is None else 100 * resampled.upper,
         float(delta),
         pass_rates,
+        float(error),
+        b.union_label,
+        b.similarity_label,
     )
 
 
@@ -169,12 +181,11 @@ def best_of_n_verdict(results: tuple[BestOfN, ...]) -> str:
     """The plain-words verdict, one sentence per selected entry (the largest N first, at most 5)."""
     parts = []
     for r in results[:5]:
-        sim_label = "heuristic for pass rates" if r.pass_rates else "theorem"
         text = (
             f"Picking {r.selected} as the best of N = {r.variants} variants on n = {r.n:,} items can inflate its "
-            f"score by up to {_pts(r.union_bound)} points (union bound, a theorem, probability {1 - r.delta:g}), "
-            f"{_pts(r.similarity_bound)} (similarity bound at their similarity {r.similarity:.2f}, "
-            f"{r.similarity_source}; {sim_label})"
+            f"score by up to {_pts(r.union_bound)} points (union bound at error {r.error:.3f}, {r.union_label}, "
+            f"probability {1 - r.delta:g}), {_pts(r.similarity_bound)} (similarity bound at similarity "
+            f"{r.similarity:.2f}, {r.similarity_source}; {r.similarity_label})"
         )
         if r.resampled_expected is not None:
             text += (
