@@ -76,7 +76,7 @@ def test_example_command_writes_every_output(tmp_path, capsys):
     assert summary["rvw"]["bits"] == 2  # ceil(log2 3)
     assert summary["rvw"]["bound"] == pytest.approx(rvw_bound(1 - acc.max(), 2, 300))
     html = (out / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 7  # accuracy, rank intervals, pair differences, 3 similarity, bounds
+    assert html.count("data:image/png;base64,") == 6  # accuracy, rank intervals, pair differences, 3 similarity
     # self-contained and offline: inline script and style only, no address outside the folder
     assert "<script src" not in html and "http://" not in html and "https://" not in html
     assert str(out) not in html and str(REPO) not in html  # the input by its file name only

@@ -145,7 +145,8 @@ def plot_rank_intervals(
 
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
-    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
+    # 0.2 in narrower: the labels of the widest rows may reach past the constrained box
+    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH - 0.2, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
     colour = np.where(shown["tied_with_best"], "tab:red", "tab:blue")
     ax.hlines(y, shown["rank_low"], shown["rank_high"], colors=colour, lw=2)
     ax.scatter(shown["rank"], y, c=colour, s=14, zorder=3)
