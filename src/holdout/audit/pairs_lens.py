@@ -145,14 +145,13 @@ def plot_rank_intervals(
 
     shown = ranks.head(max_models).iloc[::-1]
     y = np.arange(len(shown))
-    # 0.2 in narrower: the labels of the widest rows may reach past the constrained box
-    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH - 0.2, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
+    fig, ax = plt.subplots(figsize=(LAYOUT_WIDTH, 1.6 + ROW_HEIGHT * len(shown)), layout="constrained")
     colour = np.where(shown["tied_with_best"], "tab:red", "tab:blue")
     ax.hlines(y, shown["rank_low"], shown["rank_high"], colors=colour, lw=2)
     ax.scatter(shown["rank"], y, c=colour, s=14, zorder=3)
     labels = [f"{m} ({a:.2f}%)" for m, a in zip(short_labels(shown["model"], 28), shown["accuracy"])]
     ax.set_yticks(y, labels, fontsize=8)
-    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set\n(red: tied with the best, interval reaches 1)")
+    ax.set_xlabel(f"Rank, simultaneous {100 * (1 - alpha):.0f}% set\n(red: tied with the best)")
     k = len(ranks)
     ax.set_xlim(k + 0.5, 0.5)  # reversed: rank 1 on the right
     ax.set_xticks(_rank_ticks(k))
