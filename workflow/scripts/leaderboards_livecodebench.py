@@ -6,7 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.pairs_lens import pairs_lens, pairs_summary, write_pairs
+from holdout.audit.pairs_lens import pairs_lens, write_pairs
+from holdout.audit.report.verdicts import pairs_summary
 from holdout.config import check_livecodebench_keys
 from holdout.leaderboards import contamination
 from holdout.leaderboards.checks import contamination_checks
@@ -44,6 +45,5 @@ with timed(log, "contamination checks"):
 with timed(log, "paired comparisons and rank intervals"):
     pairs = pairs_lens(lcb.correctness.values, lcb.correctness.model_names, alpha=p.alpha)
     write_pairs(pairs, Path(out.ranks).parent, "LiveCodeBench")
-    Path(out.pairs_json).write_text(json.dumps(pairs_summary(pairs), indent=2) + "\n")
-log.info("testable models %s; below the line: %s", lenses.testable, summary["below_line"])
-log.info("[pairs] %s", pairs_summary(pairs)["verdict"])
+    Path(out.pairs_json).write_text(json.dumps(ps := pairs_summary(pairs), indent=2) + "\n")
+log.info("testable models %s; below the line: %s; [pairs] %s", lenses.testable, summary["below_line"], ps["verdict"])
