@@ -53,7 +53,8 @@ def test_leaderboards_workflow(tmp_path, repo, shared_data, workflow_runner):
     assert checks.loc["items: atcoder", "below_line"] == 0 and checks.loc["items: leetcode", "below_line"] == 11
     lenses = json.loads((out / "livecodebench/lenses.json").read_text())
     assert lenses["similarity"]["num_models"] == 45 and lenses["testable_models"]["union_k"] >= 1
-    # paired comparisons: nobody tied with GPT-4-Turbo-2024-04-09 (paired t, Holm over 44); every pair
+    # paired comparisons: GPT-4-Turbo-1106's simultaneous rank interval reaches 1, so it is tied with
+    # GPT-4-Turbo-2024-04-09 (docs/measurements/pairs_leaderboards.json); every pair
     ranks = pd.read_csv(out / "livecodebench/ranks.csv")
-    assert ranks["model"].iloc[0] == "GPT-4-Turbo-2024-04-09" and ranks["tied_with_best"].sum() == 1
+    assert ranks["model"].iloc[0] == "GPT-4-Turbo-2024-04-09" and ranks["tied_with_best"].sum() == 2
     assert len(pd.read_csv(out / "livecodebench/pairs.csv")) == 990
