@@ -39,7 +39,7 @@ from holdout.items import (  # noqa: E402
     published,
     screen_items,
 )
-from holdout.items.evaluate import leaderboard_summary, review_metrics  # noqa: E402
+from holdout.items.evaluate import alternative_aucs, leaderboard_summary, review_metrics  # noqa: E402
 
 
 def reviewed_checks(mirror: Path) -> dict:
@@ -52,6 +52,8 @@ def reviewed_checks(mirror: Path) -> dict:
         groups = answer_groups(m)
         scores = {name: fn(m, groups) for name, fn in METHODS.items()}
         out[rs.name] = review_metrics(rs, screen, scores, m.codes)
+        if rs.wrong.any():
+            out[rs.name]["alternatives"] = alternative_aucs(rs, m, groups, screen.discrimination)
         if rs.name != "platinum":  # Platinum lists only items some model failed: no leaderboard
             out[rs.name]["leaderboard"] = leaderboard_summary(m.codes[:-1] == m.codes[-1], rs.models, screen.flagged)
         print(rs.name, json.dumps({k: v for k, v in out[rs.name].items() if k != "share_curve"}, default=str))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from holdout.items import METHODS, answer_groups, encode_answers, published, screen_items
-from holdout.items.evaluate import leaderboard_summary, measured_precision, review_metrics
+from holdout.items.evaluate import alternative_aucs, leaderboard_summary, measured_precision, review_metrics
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "itemquality" / "results"
 
@@ -26,6 +26,8 @@ def _metrics(rs):
     m = encode_answers(rs.answers, rs.key, rs.models, num_classes=rs.num_classes)
     g = answer_groups(m)
     out = review_metrics(rs, screen, {name: fn(m, g) for name, fn in METHODS.items()}, m.codes)
+    if rs.wrong.any():
+        out["alternatives"] = alternative_aucs(rs, m, g, screen.discrimination)
     if rs.name != "platinum":  # as benchmarks/itemquality/published_checks.py
         out["leaderboard"] = leaderboard_summary(m.codes[:-1] == m.codes[-1], rs.models, screen.flagged)
     return out

@@ -8,9 +8,11 @@ from importlib import resources
 import numpy as np
 from scipy.stats import rankdata
 
+from holdout.items.alternatives import ALTERNATIVES
 from holdout.items.leaderboard import leaderboard_without_flagged
 
 __all__ = [
+    "alternative_aucs",
     "agreement",
     "answer_patterns",
     "auc_ceiling",
@@ -21,6 +23,7 @@ __all__ = [
     "review_metrics",
     "roc_auc",
     "share_curve",
+    "vote_count_cells",
 ]
 
 
@@ -105,6 +108,7 @@ def review_metrics(reviewed, screen, method_scores: dict, codes: np.ndarray) -> 
         else None,
         "reviewed_error_share": float((~fine[judged]).mean()) if judged.any() else float("nan"),
         "auc_ceiling_answers_only": auc_ceiling(answer_patterns(codes), wrong, fine) if wrong.any() else float("nan"),
+        "auc_ceiling_vote_counts": auc_ceiling(vote_count_cells(codes), wrong, fine) if wrong.any() else float("nan"),
         "wrong_keys_every_model_gives": int((wrong & unanimous).sum()),
         "flagged_suspect_key": int(suspect.sum()),
         "flagged_suspect_key_reviewed": int((suspect & judged).sum()),
@@ -165,6 +169,31 @@ def auc_ceiling(patterns: np.ndarray, positive: np.ndarray, negative: np.ndarray
     pos, neg = pos[order], neg[order]
     below = neg.sum() - np.cumsum(neg)  # negatives in patterns ranked lower
     return float((pos * (below + 0.5 * neg)).sum() / (pos.sum() * neg.sum()))
+
+
+def vote_count_cells(codes: np.ndarray) -> np.ndarray:
+    """Per item, an id of (models giving the key, models giving the most-given other answer): items with equal
+    ids look the same to every score that treats the models alike and reads only those two counts."""
+    models, key = codes[:-1], codes[-1]
+    on_key = (models == key).sum(axis=0)
+    other = np.where((models != key) & (models >= 0), models, -1)
+    lead = np.zeros(codes.shape[1], dtype=np.int64)
+    for i in np.flatnonzero((other >= 0).any(axis=0)):
+        lead[i] = np.bincount(other[other[:, i] >= 0, i]).max()
+    return on_key.astype(np.int64) * (models.shape[0] + 1) + lead
+
+
+def alternative_aucs(rs, m, groups, discrimination: np.ndarray) -> dict:
+    """ROC AUC (and its standard error) of the scores compared and not kept (``holdout.items.alternatives``, and
+    minus the discrimination) for wrong keys against items judged fine, on a ``ReviewedSet``."""
+    rev = rs.wrong | rs.fine
+    scores = {name: fn(m, groups) for name, fn in ALTERNATIVES.items()}
+    scores["negative_discrimination"] = -np.nan_to_num(discrimination, nan=0.0)
+    out = {}
+    for name, s in scores.items():
+        auc = roc_auc(s[rev], rs.wrong[rev])
+        out[name] = {"auc": auc, "se": auc_standard_error(auc, int(rs.wrong.sum()), int(rs.fine.sum()))}
+    return out
 
 
 def leaderboard_summary(correct: np.ndarray, models, flagged: np.ndarray) -> dict:
