@@ -53,9 +53,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH_GLOB = "logs/**/*.benchmark.tsv"
-# The budgets of the default offline run on 2 cores (developers' guide): wall, whole-tree CPU, second run.
-BUDGET_WALL_S = 600.0
-BUDGET_CPU_S = 1000.0
+# The budgets of the default offline run on 2 cores (developers' guide): 15 min wall; the whole tree's CPU
+# time is measured and printed beside the rules' (no budget of its own: 0 = not checked); the second run.
+BUDGET_WALL_S = 900.0
+BUDGET_CPU_S = 0.0
 BUDGET_RERUN_S = 5.0
 # The studies that train or run networks (the pages compare their share of the tree with the rest).
 NETWORK_STUDIES = ("retraining", "search", "predict", "adversarial_synthetic", "seeds", "adversarial_cifar10")
@@ -442,8 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--docs", metavar="NAME", help="also write docs/measurements/NAME.json (what the pages show)")
     ap.add_argument("--load-note", default="", help="with --docs: a word on the load, e.g. 'other jobs shared it'")
     ap.add_argument("--top", type=int, default=10, help="rules listed (default 10)")
-    ap.add_argument("--budget-wall", type=float, default=BUDGET_WALL_S, help="wall seconds (default 600; 0: off)")
-    ap.add_argument("--budget-cpu", type=float, default=BUDGET_CPU_S, help="CPU-s of the tree (default 1000; 0: off)")
+    ap.add_argument("--budget-wall", type=float, default=BUDGET_WALL_S, help="wall seconds (default 900; 0: off)")
+    ap.add_argument("--budget-cpu", type=float, default=BUDGET_CPU_S, help="CPU-s of the tree (default 0: printed, not checked)")
     ap.add_argument("--budget-rerun", type=float, default=BUDGET_RERUN_S, help="second run, s (default 5; 0: no run)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="holdout-bench-"))
