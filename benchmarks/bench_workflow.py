@@ -444,7 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--load-note", default="", help="with --docs: a word on the load, e.g. 'other jobs shared it'")
     ap.add_argument("--top", type=int, default=10, help="rules listed (default 10)")
     ap.add_argument("--budget-wall", type=float, default=BUDGET_WALL_S, help="wall seconds (default 900; 0: off)")
-    ap.add_argument("--budget-cpu", type=float, default=BUDGET_CPU_S, help="CPU-s of the tree (default 0: printed, not checked)")
+    ap.add_argument(
+        "--budget-cpu", type=float, default=BUDGET_CPU_S, help="CPU-s of the tree (default 0: printed, not checked)"
+    )
     ap.add_argument("--budget-rerun", type=float, default=BUDGET_RERUN_S, help="second run, s (default 5; 0: no run)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="holdout-bench-"))
