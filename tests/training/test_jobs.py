@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 
 import numpy as np
 import pytest
@@ -10,7 +11,14 @@ import pytest
 from holdout.predictions import load_predictions
 from holdout.training import ResNetPreactConfig, TrainConfig
 from holdout.training.inference import load_test_sets, save_per_test_set
-from holdout.training.jobs import TrainJob, load_train_subset, predict_job, train_job, write_json
+from holdout.training.jobs import (
+    TrainJob,
+    load_train_subset,
+    predict_job,
+    train_group_folders,
+    train_job,
+    write_json,
+)
 from holdout.training.loop import LOG_NAME
 from holdout.training.search import model_name, sample_configs, search_job
 from holdout.training.seeds import recipe_from_config, seeds_job, window_test_time
@@ -92,3 +100,28 @@ def test_load_train_subset_and_train_job_write_checkpoints_and_log(tmp_path, syn
     rec = job.config_json(len(labels))
     assert list(rec) == ["model", "train_subset_size", "model_config", "train_config"]
     assert rec["train_subset_size"] == 32 and json.loads(json.dumps(rec))["train_config"]["epochs"] == 1
+
+
+def test_train_group_folders_writes_each_models_files(tmp_path, synthetic):
+    """The fused-group rules' block: two jobs trained as one, each folder with its checkpoint,
+    ``log.csv`` and ``config.json`` (the job's record with the training subset's size)."""
+    images, labels = synthetic(32, size=16, seed=1)
+    net, cfg = ResNetPreactConfig(depth=8, base_channels=4), TrainConfig(epochs=1, batch_size=16)
+    jobs = [TrainJob(f"g{i}", net, cfg, i, metadata={"model_name": f"g{i}"}, record={"model": f"g{i}"}) for i in (0, 1)]
+    folders = [tmp_path / "models" / j.name for j in jobs]
+    results = train_group_folders(
+        jobs,
+        images,
+        labels,
+        folders,
+        study={"num_checkpoints": 1, "device": "cpu"},
+        state_dirs=[tmp_path / "state" / j.name for j in jobs],
+        jobs_per_gpu=None,
+        threads=1,
+        cap=None,
+        log=logging.getLogger("test"),
+    )
+    assert [len(r.checkpoints) for r in results] == [1, 1]
+    for job, folder in zip(jobs, folders, strict=True):
+        assert (folder / "log.csv").is_file() and not (folder / LOG_NAME).exists()
+        assert json.loads((folder / "config.json").read_text()) == job.config_json(32)

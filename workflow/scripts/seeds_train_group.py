@@ -3,8 +3,7 @@
 from pathlib import Path
 
 from holdout.runlog import script_logger, timed
-from holdout.training.cap import WorkCap
-from holdout.training.jobs import load_train_subset, train_group_jobs, write_json
+from holdout.training.jobs import load_train_subset, train_group_folders
 from holdout.training.seeds import seeds_job
 
 log = script_logger(snakemake.log[0])  # noqa: F821 (injected by Snakemake)
@@ -14,19 +13,15 @@ with timed(log, "load CIFAR-10 arrays"):
     images, labels = load_train_subset(inp.arrays, inp.train_subset)
 jobs = [seeds_job(inp.recipe, m, image_size=images.shape[-1], log=log) for m in params.models]
 folders = [Path(f"results/seeds/models/{m}") for m in params.models]
-train_group_jobs(
+train_group_folders(
     jobs,
     images,
     labels,
-    out_dirs=folders,
-    log_outs=[d / "log.csv" for d in folders],
+    folders,
+    study=cfg,
     state_dirs=params.state_dirs,
-    num_checkpoints=int(cfg["num_checkpoints"]),
-    device=cfg["device"],
     jobs_per_gpu=params.jobs_per_gpu,
     threads=snakemake.threads,  # noqa: F821
-    cap=WorkCap.from_config(params.cap),
+    cap=params.cap,
     log=log,
 )
-for job, folder in zip(jobs, folders, strict=True):
-    write_json(folder / "config.json", job.config_json(len(labels)))

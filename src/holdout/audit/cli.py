@@ -18,13 +18,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from holdout.audit.cli_checks import expand_paths, typed_options
+from holdout.audit.cli_checks import expand_paths, search_size, typed_options
 from holdout.audit.errors import AuditError
 from holdout.audit.inputs import one_line
 from holdout.audit.leaderboard_cli import run_leaderboard_audit
 from holdout.audit.logs_cli import run_logs_audit
 from holdout.audit.parser import SUBCOMMANDS, build_parser, overview, subcommand_parser
-from holdout.audit.pipeline import audit_from_args, search_size
+from holdout.audit.pipeline import audit_from_args
 from holdout.audit.result import LENSES
 from holdout.audit.safe_text import terminal_text
 

@@ -10,24 +10,48 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from holdout.audit.core import selection_bits
+from holdout.audit.core import MAX_SEARCH_SIZE, selection_bits
 from holdout.audit.errors import AuditError
 from holdout.audit.inputs import check_out_dir
 from holdout.audit.output import check_owned_out
 from holdout.audit.result import AuditOptions
 from holdout.audit.safe_text import terminal_text
 
-__all__ = ["PATH_OPTIONS", "expand_paths", "typed_options"]
+__all__ = ["PATH_OPTIONS", "audit_options", "expand_paths", "search_size", "typed_options"]
 
 
-def _options(args: argparse.Namespace) -> AuditOptions:
-    """The lens options (--search-size parsed by the CLI; --rvw-C checked as in the predictions audit)."""
-    search_size = args.search_size
+def search_size(text: str | int | None) -> int | None:
+    """--search-size as a whole number in [1, 1e300] (``1e6`` accepted; a number already parsed is
+    checked again and kept); AuditError otherwise."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            f = float(text)
+        except ValueError:
+            f = float("nan")
+        value = int(f) if math.isfinite(f) and f.is_integer() else 0
+    if not 1 <= value <= MAX_SEARCH_SIZE:
+        raise AuditError(f"--search-size must be a whole number of configurations in [1, 1e300], got {text}")
+    return value
+
+
+def audit_options(args: argparse.Namespace, *, translations: bool) -> AuditOptions:
+    """The lens options of every audit from parsed arguments: --search-size checked, --rvw-C checked,
+    the Rip van Winkle bits counted (reading --rvw-description), --lenses split.
+
+    ``translations``: whether this audit reads --translations. The predictions audit does (the
+    adversarial lens needs each model's predictions of the translated images); a correctness matrix,
+    an accuracy table or evaluation logs hold no predictions to translate, so their audits refuse the
+    option (``_refuse_unused``) and leave ``AuditOptions.translations`` at None."""
+    size = search_size(args.search_size)
     if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
         raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
     bits, detail = (None, "")
-    if args.rvw_description is not None or search_size is not None:
-        bits, detail = selection_bits(args.rvw_description, search_size)
+    if args.rvw_description is not None or size is not None:
+        bits, detail = selection_bits(args.rvw_description, size)
     lenses = args.lenses.split(",") if isinstance(args.lenses, str) else args.lenses
     return AuditOptions(
         eps=args.eps,
@@ -39,6 +63,7 @@ def _options(args: argparse.Namespace) -> AuditOptions:
         rvw_detail=detail,
         rvw_C=args.rvw_C,
         selected=args.selected,
+        translations=args.translations if translations else None,
         adaptive=bool(getattr(args, "adaptive", False)),
         mid_p=bool(getattr(args, "mid_p", False)),
         rank_resamples=getattr(args, "rank_resamples", 1000),

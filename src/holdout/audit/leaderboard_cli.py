@@ -20,9 +20,9 @@ from holdout.audit.cli_checks import (
     _NOT_FOR_TABLES,
     _TABLES_ONLY,
     _note,
-    _options,
     _owned_out,
     _refuse_unused,
+    audit_options,
     typed_options,
 )
 from holdout.audit.clusters import clustered_result, item_clusters, refuse_for_tables
@@ -98,7 +98,7 @@ def run_leaderboard_audit(
     dates = contamination_of(c, args)
     prepared = prepare_item_reference_lens(args, c) if item_level else None
     clusters, where = item_clusters(args, c.item_names or [str(j) for j in range(c.shape[1])])
-    result = correctness_result(c, _options(args), str(path), dates)
+    result = correctness_result(c, audit_options(args, translations=False), str(path), dates)
     if clusters is not None:
         result = clustered_result(result, c.values, c.model_names, clusters, where)
     result = with_samples(result, c.values, c.model_names, c.samples)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.cli_checks import _TABLES_ONLY, _note, _options, _owned_out, _refuse_unused
+from holdout.audit.cli_checks import _TABLES_ONLY, _note, _owned_out, _refuse_unused, audit_options
 from holdout.audit.clusters import clustered_result, item_clusters
 from holdout.audit.correctness import correctness_result
 from holdout.audit.errors import AuditError
@@ -110,7 +110,9 @@ def run_logs_audit(args: argparse.Namespace, on_fail: Callable[[str], None] | No
     dates = _dates(m, args)
     clusters, where = item_clusters(args, m.item_ids, getattr(m, "item_fields", None))
     # the contamination lens written and reported with the rest
-    result = correctness_result(m, _options(args), task, dates, item_dates_known=m.item_dates is not None)
+    result = correctness_result(
+        m, audit_options(args, translations=False), task, dates, item_dates_known=m.item_dates is not None
+    )
     if clusters is not None:
         result = clustered_result(result, m.values, m.model_names, clusters, where)
     result = with_samples(result, m.values, m.model_names, m.samples)

@@ -4,19 +4,19 @@ logs and leaderboard audits are ``logs_cli`` and ``leaderboard_cli``; ``cli`` ru
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from holdout.audit.aline_lens import read_unlabeled, write_aline
+from holdout.audit.cli_checks import audit_options, search_size
 from holdout.audit.clusters import clustered_result, item_clusters
-from holdout.audit.core import MAX_SEARCH_SIZE, AuditError, align_models, selection_bits
+from holdout.audit.core import AuditError, align_models
 from holdout.audit.inputs import chance_warnings, check_memory, check_out_dir, peek_shape, user_input
 from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.audit.readers.predictions import is_npz, load_predictions_input, new_set_args
-from holdout.audit.run import AuditOptions, _write_all, run_audit, write_audit
+from holdout.audit.run import _write_all, run_audit, write_audit
 from holdout.audit.safe_text import terminal_text
 
 __all__ = ["audit_from_args", "search_size"]
@@ -28,37 +28,10 @@ UNLABELED_NOTE = (
 )
 
 
-def _names(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",") if t.strip()]
-
-
 def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) -> dict[str, object]:
     if args.predictions is None:
         raise AuditError("give the PREDICTIONS file (or --accuracies TABLE.csv)")
-    size = search_size(args.search_size)
-    if not (math.isfinite(args.rvw_C) and args.rvw_C >= 1):
-        raise AuditError(f"--rvw-C must be a finite number of bits >= 1 (the paper: 5000), got {args.rvw_C}")
-    bits, detail = (None, "")
-    if args.rvw_description is not None or size is not None:
-        bits, detail = selection_bits(args.rvw_description, size)
-    options = AuditOptions(
-        eps=args.eps,
-        delta=args.delta,
-        alpha=args.alpha,
-        band_level=args.band_level,
-        lenses=tuple(_names(args.lenses) if isinstance(args.lenses, str) else args.lenses),
-        rvw_bits=bits,
-        rvw_detail=detail,
-        rvw_C=args.rvw_C,
-        selected=args.selected,
-        translations=args.translations,
-        adaptive=bool(getattr(args, "adaptive", False)),
-        mid_p=bool(getattr(args, "mid_p", False)),
-        rank_resamples=getattr(args, "rank_resamples", 1000),
-        all_pairs=bool(getattr(args, "all_pairs", False)),
-        variants=getattr(args, "variants", None),
-        families=getattr(args, "families", None),
-    )
+    options = audit_options(args, translations=True)
     inputs = [x for x in (args.predictions, args.labels, args.new_predictions, args.new_labels) if x]
     inputs += [x for x in (args.translations, args.rvw_description, getattr(args, "families", None)) if x]
     for option, value in (("--translations", args.translations), ("--families", getattr(args, "families", None))):
@@ -98,20 +71,3 @@ def audit_from_args(args: argparse.Namespace, on_fail: Callable[[str], None]) ->
         matrix, labels = (unlabeled, None) if aligned is None else (aligned.predictions, aligned.labels)
         summary = _write_all(result, folder, {"aline": write_aline(preds, matrix, labels, folder)})
     return summary
-
-
-def search_size(text: str | None) -> int | None:
-    """--search-size as a whole number in [1, 1e300] (``1e6`` accepted); AuditError otherwise."""
-    if text is None:
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        try:
-            f = float(text)
-        except ValueError:
-            f = float("nan")
-        value = int(f) if math.isfinite(f) and f.is_integer() else 0
-    if not 1 <= value <= MAX_SEARCH_SIZE:
-        raise AuditError(f"--search-size must be a whole number of configurations in [1, 1e300], got {text}")
-    return value

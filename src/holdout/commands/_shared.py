@@ -24,8 +24,11 @@ from holdout.logs import FORMATS, LogError, read_logs
 __all__ = [
     "Matrix",
     "UsageError",
+    "add_alpha",
     "add_cluster_options",
+    "add_input_options",
     "add_log_options",
+    "add_out",
     "cluster_labels",
     "parser",
     "read_matrix",
@@ -55,6 +58,23 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpF
 def parser(prog: str, description: str, examples: str) -> argparse.ArgumentParser:
     """An argparse parser with one-line errors and an ``examples:`` epilog kept verbatim."""
     return _Parser(prog=prog, description=description, epilog="examples:\n" + examples, formatter_class=_Help)
+
+
+def add_input_options(p: argparse.ArgumentParser, *, nargs: str, help: str) -> None:
+    """The input PATHs (``nargs`` and ``help`` as the command reads them), then how to read them
+    (``add_log_options``)."""
+    p.add_argument("paths", nargs=nargs, metavar="PATH", help=help)
+    add_log_options(p)
+
+
+def add_alpha(g: argparse._ArgumentGroup, help: str) -> None:
+    """--alpha, the two-sided level of the command's paired test (0.05 by default in every command)."""
+    g.add_argument("--alpha", type=float, default=0.05, help=help)
+
+
+def add_out(g: argparse._ArgumentGroup, files: str) -> None:
+    """--out DIR, the folder the command writes ``files`` into (nothing is written without it)."""
+    g.add_argument("--out", type=Path, help=f"folder for {files} (nothing written without it)")
 
 
 def add_log_options(p: argparse.ArgumentParser) -> None:

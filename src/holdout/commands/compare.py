@@ -27,15 +27,16 @@ from __future__ import annotations
 
 import argparse
 import math
-from pathlib import Path
 
 import numpy as np
 
 from holdout.commands._shared import (
     Matrix,
     UsageError,
+    add_alpha,
     add_cluster_options,
-    add_log_options,
+    add_input_options,
+    add_out,
     cluster_labels,
     parser,
     read_matrix,
@@ -70,17 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
         "as the exit code: 0 not worse, 1 significantly worse, 3 inconclusive, 2 bad input.",
         EXAMPLES,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="BASE CANDIDATE (two runs), or one FILE with --correctness")
-    add_log_options(p)
+    add_input_options(p, nargs="+", help="BASE CANDIDATE (two runs), or one FILE with --correctness")
     g = p.add_argument_group("models of a correctness matrix")
     g.add_argument("--base", help="the baseline model's name (with --correctness)")
     g.add_argument("--candidate", help="the candidate model's name (with --correctness)")
     add_cluster_options(p)
     d = p.add_argument_group("decision and output")
     d.add_argument("--margin", type=float, help="non-inferiority margin in percentage points (1 = one point)")
-    d.add_argument("--alpha", type=float, default=0.05, help="two-sided level of the test; interval level 1 - alpha")
+    add_alpha(d, "two-sided level of the test; interval level 1 - alpha")
     d.add_argument("--prior-uses", type=int, help="earlier evaluations made on this test set (Mania et al. bound)")
-    d.add_argument("--out", type=Path, help="folder for compare.json (nothing written without it)")
+    add_out(d, "compare.json")
     return p
 
 

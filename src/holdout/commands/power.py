@@ -24,15 +24,16 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from holdout.commands._shared import (
     UsageError,
+    add_alpha,
     add_cluster_options,
-    add_log_options,
+    add_input_options,
+    add_out,
     cluster_labels,
     parser,
     read_matrix,
@@ -90,8 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         "model against the best on your data, or n for planned accuracies.",
         EXAMPLES,
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="a correctness matrix (--correctness) or evaluation logs")
-    add_log_options(p)
+    add_input_options(p, nargs="*", help="a correctness matrix (--correctness) or evaluation logs")
     add_cluster_options(p)
     g = p.add_argument_group("planning, without data")
     g.add_argument("--accuracy", nargs=2, type=float, metavar=("A", "B"), help="the two accuracies, as fractions")
@@ -101,9 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--design-effect", type=float, default=1.0, help="variance inflation of clustered items")
     g.add_argument("--items", type=int, help="also the smallest difference detectable on this many items")
     s = p.add_argument_group("test and output")
-    s.add_argument("--alpha", type=float, default=0.05, help="two-sided level of the paired test")
+    add_alpha(s, "two-sided level of the paired test")
     s.add_argument("--power", type=float, default=0.8, help="power to detect the difference")
-    s.add_argument("--out", type=Path, help="folder for resolution.csv and power.json (nothing written without it)")
+    add_out(s, "resolution.csv and power.json")
     return p
 
 

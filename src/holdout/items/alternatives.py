@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from holdout.items.answers import AnswerGroups, AnswerMatrix, group_sums
-from holdout.items.suspect import _accuracy, _leading_other
+from holdout.items.suspect import _accuracy, vote_margin
 
 __all__ = ["ALTERNATIVES", "dawid_skene_confusion", "top_agreement"]
 
@@ -34,11 +34,7 @@ def top_agreement(m: AnswerMatrix, groups: AnswerGroups, *, fraction: float = 0.
     top = np.argsort(-acc, kind="stable")[: int(np.ceil(fraction * m.num_models))]
     w = np.zeros(m.num_models)
     w[top] = 1.0
-    votes = group_sums(groups.of_entry[:-1], groups.item_start, w)
-    cast = np.add.reduceat(votes, groups.item_start[:-1]) if m.num_items else np.zeros(0)
-    lead = _leading_other(groups, votes)
-    alt = np.where(lead >= 0, votes[np.maximum(lead, 0)], 0.0)
-    return np.where(cast > 0, (alt - votes[groups.key_group]) / np.where(cast > 0, cast, 1), 0.0)
+    return vote_margin(groups, group_sums(groups.of_entry[:-1], groups.item_start, w))
 
 
 def _posterior(log_pi: np.ndarray, codes: np.ndarray, log_prior: np.ndarray) -> np.ndarray:

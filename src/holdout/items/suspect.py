@@ -105,11 +105,15 @@ def weighted_agreement(m: AnswerMatrix, groups: AnswerGroups) -> SuspectScores:
     """(Accuracy-weighted votes for the leading other answer - those for the key) / votes cast, in [-1, 1]."""
     acc = _accuracy(m)
     votes = group_sums(groups.of_entry[:-1], groups.item_start, acc)
-    cast = np.add.reduceat(votes, groups.item_start[:-1]) if m.num_items else np.zeros(0)
+    return _result("weighted_agreement", m, groups, vote_margin(groups, votes), votes, acc, np.nan, 0)
+
+
+def vote_margin(groups: AnswerGroups, votes: np.ndarray) -> np.ndarray:
+    """Per item, (votes for the leading other answer - votes for the key) / votes cast; 0 where none were cast."""
+    cast = np.add.reduceat(votes, groups.item_start[:-1]) if groups.item_start.size > 1 else np.zeros(0)
     lead = _leading_other(groups, votes)
     alt = np.where(lead >= 0, votes[np.maximum(lead, 0)], 0.0)
-    score = np.where(cast > 0, (alt - votes[groups.key_group]) / np.where(cast > 0, cast, 1), 0.0)
-    return _result("weighted_agreement", m, groups, score, votes, acc, np.nan, 0)
+    return np.where(cast > 0, (alt - votes[groups.key_group]) / np.where(cast > 0, cast, 1), 0.0)
 
 
 def _log_odds(p: np.ndarray, c: int) -> np.ndarray:

@@ -34,6 +34,7 @@ __all__ = [
     "load_cifar10_arrays",
     "load_train_subset",
     "predict_job",
+    "train_group_folders",
     "train_group_jobs",
     "train_job",
     "write_json",
@@ -190,6 +191,42 @@ def train_group_jobs(
             "%s done: final train loss %.4f, train accuracy %.4f", job.name, last["train_loss"], last["train_accuracy"]
         )
         os.replace(Path(out) / LOG_NAME, log_out)
+    return results
+
+
+def train_group_folders(
+    jobs: Sequence[TrainJob],
+    images: np.ndarray,
+    labels: np.ndarray,
+    folders: Sequence[str | Path],
+    *,
+    study: Mapping[str, Any],
+    state_dirs: Sequence[str | Path],
+    jobs_per_gpu: int | None,
+    threads: int | None,
+    cap: Mapping[str, Any] | None,
+    log: logging.Logger,
+) -> list[TrainResult]:
+    """A fused group of a study's training rule (``<study>_train_groupNNN``), one model per folder:
+    [`train_group_jobs`][holdout.training.jobs.train_group_jobs] writes each model's checkpoints and
+    ``log.csv`` into its folder, then each job's ``config.json`` goes beside them. ``study`` is the
+    study's config section (``num_checkpoints``, ``device``); ``cap`` the ``training.cap`` mapping."""
+    results = train_group_jobs(
+        jobs,
+        images,
+        labels,
+        out_dirs=folders,
+        log_outs=[Path(d) / "log.csv" for d in folders],
+        state_dirs=state_dirs,
+        num_checkpoints=int(study["num_checkpoints"]),
+        device=study["device"],
+        jobs_per_gpu=jobs_per_gpu,
+        threads=threads,
+        cap=WorkCap.from_config(cap),
+        log=log,
+    )
+    for job, folder in zip(jobs, folders, strict=True):
+        write_json(Path(folder) / "config.json", job.config_json(len(labels)))
     return results
 
 
