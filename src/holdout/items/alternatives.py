@@ -70,7 +70,8 @@ def dawid_skene_confusion(
 ) -> np.ndarray:
     """Full Dawid-Skene EM (Dawid & Skene 1979, eqs. 2.3-2.5), the key as annotator K + 1; score = 1 - T[i, key_i].
 
-    Started from the models' vote shares (the key not counted); ``smoothing`` is added to every confusion
+    ``groups`` is not read (the signature is that of the other scores). Started from the models' vote
+    shares (the key not counted); ``smoothing`` is added to every confusion
     count (a Dirichlet prior, so an answer never seen from an annotator keeps a small probability). Holds
     (K + 1) x C x C floats and an n x C posterior: refused above ``max_classes`` classes.
     """
