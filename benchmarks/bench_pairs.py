@@ -4,7 +4,7 @@ Usage: PYTHONPATH=src python benchmarks/bench_pairs.py [--models 2000] [--n 2000
        PYTHONPATH=src python benchmarks/bench_pairs.py --leaderboards
 
 A synthetic 0/1 leaderboard (errors correlated through a shared per-item difficulty, accuracies
-spread from about 20% to 90%): times [`pairs_lens`][holdout.audit.pairs_lens.pairs_lens] (every pair's
+spread from about 20% to 90%): times [`pairs_lens`][holdout.audit.engines.pairs_lens.pairs_lens] (every pair's
 exact McNemar test and Newcombe interval, Holm, tied-with-best, the simultaneous rank sets with
 ``--resamples`` bootstrap resamples, tie groups) and writing ``pairs.csv`` (every pair: ``--all-pairs``)
 and ``ranks.csv`` with the rank figure, in this process. Prints the memory bound said before the work
@@ -36,7 +36,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from holdout.audit.pairs_lens import pairs_lens, write_pairs  # noqa: E402
+from holdout.audit.engines.pairs_lens import pairs_lens, write_pairs  # noqa: E402
 from holdout.stats.paired import pairs_memory_bytes  # noqa: E402
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from holdout.adaptive import bounds, study
 from holdout.adaptive.plots import overfit_figure
-from holdout.audit.adaptive_lens import AdaptiveLens, adaptive_summary
+from holdout.audit.engines.adaptive_lens import AdaptiveLens, adaptive_summary
 from holdout.predictions import Predictions
 
 REPO = Path(__file__).resolve().parents[2]

@@ -65,7 +65,7 @@ def test_the_studies_and_the_audit_share_one_per_image_test():
     from holdout.adversarial import per_image
     from holdout.adversarial.cifar10 import attack, tables
     from holdout.adversarial.imagenet import study
-    from holdout.audit import adversarial_lens
+    from holdout.audit.engines import adversarial_lens
 
     assert study.figure5_table is tables.figure5_table is per_image.figure5_table
     assert study.attack_range is tables.attack_range is adversarial_lens.attack_range is per_image.attack_range

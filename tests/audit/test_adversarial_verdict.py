@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from holdout.audit.adversarial_lens import AdversarialLens, _with_holm, adversarial_verdict
+from holdout.audit.engines.adversarial_lens import AdversarialLens, _with_holm, adversarial_verdict
 from holdout.stats import holm
 
 

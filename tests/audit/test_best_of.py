@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 
 from holdout.audit import AuditError, AuditOptions, run_audit
-from holdout.audit.best_of import best_of_n, best_of_n_verdict, read_families
 from holdout.audit.cli import main
+from holdout.audit.engines.best_of import best_of_n, best_of_n_verdict, read_families
 from holdout.predictions import Predictions
 from holdout.stats.ranks import best_of_n_resampled
 

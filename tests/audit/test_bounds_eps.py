@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from holdout.audit import AuditOptions, load_audit_predictions, run_audit
-from holdout.audit.bounds_eps import STANDARD_EPS, eps_needed, supported_models
+from holdout.audit.engines.bounds_eps import STANDARD_EPS, eps_needed, supported_models
 from holdout.audit.report.verdicts import bounds_verdict
 from holdout.bounds import study as bounds_study
 from holdout.bounds.core import naive_bayes_bound_k, similarity_bound_k, union_bound_k

@@ -11,8 +11,8 @@ import pytest
 
 from holdout.adversarial.stats import n_model_test, pairwise_test
 from holdout.adversarial.translations_file import attacks_from_translations, read_translations
-from holdout.audit.adversarial_lens import adversarial_lens
 from holdout.audit.cli import main
+from holdout.audit.engines.adversarial_lens import adversarial_lens
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_TRANSLATIONS = REPO / "config/examples/seeds_translations.npz"

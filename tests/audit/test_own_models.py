@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from holdout.audit import AuditError
-from holdout.audit.own_models import final_epoch_models, own_models
+from holdout.audit.engines.own_models import final_epoch_models, own_models
 from holdout.predictions import Predictions, save_predictions
 from holdout.rvw.core import rvw_bound
 

@@ -14,7 +14,7 @@ from scipy import stats
 
 from holdout.audit import AuditOptions, run_audit
 from holdout.audit.cli import main
-from holdout.audit.pairs_lens import pairs_lens
+from holdout.audit.engines.pairs_lens import pairs_lens
 from holdout.audit.report.verdicts import accuracy_verdict
 from holdout.leaderboards.sources import livecodebench
 from holdout.predictions import Predictions

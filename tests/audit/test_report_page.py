@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from holdout.audit import AuditOptions, run_audit
-from holdout.audit.core import BoundsLens
+from holdout.audit.engines.core import BoundsLens
 from holdout.audit.report import page as pg
 from holdout.audit.report.plots import MAX_ROWS, plot_accuracies, plot_testable_models
 from holdout.audit.report.render import glance_lines, render_report, render_summary_md

@@ -88,9 +88,9 @@ def graph() -> dict[str, set[str]]:
 
 
 def test_graph_sees_the_packages(graph):
-    assert "holdout.stats" in graph and "holdout.audit.core" in graph
+    assert "holdout.stats" in graph and "holdout.audit.engines.core" in graph
     assert "holdout.stats" in graph["holdout.cifar10_1.recht"]
-    assert "holdout.bounds.study" in graph["holdout.audit.core"]
+    assert "holdout.bounds.study" in graph["holdout.audit.engines.core"]
 
 
 def test_find_cycle_detects_a_circle():

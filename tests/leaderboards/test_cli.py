@@ -180,7 +180,7 @@ def test_adaptive_with_an_accuracy_table_is_refused(tmp_path, capsys):
 def test_bounds_verdict_names_the_eps_needed(tmp_path, capsys):
     """The correctness audit's bounds lens is the predictions audit's: the eps at which all K models
     are guaranteed (union bound, Mania et al. (2)) is computed, not printed as nan."""
-    from holdout.audit.bounds_eps import eps_needed
+    from holdout.audit.engines.bounds_eps import eps_needed
 
     rng = np.random.default_rng(6)
     v = (rng.random((2, 100)) < 0.7).astype(int)

@@ -129,7 +129,7 @@ def _table(tmp_path, orig, new) -> str:
     ],
 )
 def test_accuracy_scale_the_table_cannot_tell_is_asked(tmp_path, orig, new, message):
-    from holdout.audit.core import AuditError
+    from holdout.audit.engines.core import AuditError
 
     with pytest.raises(AuditError, match=message) as err:
         read_accuracy_table(_table(tmp_path, orig, new), ["o", "n"])
@@ -137,7 +137,7 @@ def test_accuracy_scale_the_table_cannot_tell_is_asked(tmp_path, orig, new, mess
 
 
 def test_accuracy_scale_given_or_clear(tmp_path):
-    from holdout.audit.core import AuditError
+    from holdout.audit.engines.core import AuditError
 
     hard = _table(tmp_path, [0.2, 0.3, 0.5, 0.9], [0.1, 0.2, 0.3, 0.7])
     t, how = read_accuracy_table(hard, ["o", "n"], "percent")
@@ -153,7 +153,7 @@ def test_accuracy_scale_given_or_clear(tmp_path):
 def test_accuracy_table_as_spreadsheets_write_it(tmp_path):
     """Was: '81.2%' refused as non-numeric; a ';'- or tab-separated export and ' orig ' headers
     refused without saying why; a comma decimal called 'missing or non-numeric' without a hint."""
-    from holdout.audit.core import AuditError
+    from holdout.audit.engines.core import AuditError
 
     path = tmp_path / "t.csv"
     path.write_text("model, o , n\na,0.5%,0.4%\nb,70.2%,60.1%\nc,90%,85.5%\n")

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from holdout.audit.own_models import own_models, own_models_markdown
+from holdout.audit.engines.own_models import own_models, own_models_markdown
 from holdout.predictions import load_predictions
 from holdout.runlog import script_logger, timed
 from holdout.tables import write_table

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.pairs_lens import pairs_lens, write_pairs
+from holdout.audit.engines.pairs_lens import pairs_lens, write_pairs
 from holdout.audit.report.verdicts import pairs_summary
 from holdout.config import check_livecodebench_keys
 from holdout.leaderboards import contamination

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from holdout.audit.adaptive_lens import AUDIT_PARAMS, AdaptiveLens, adaptive_lens
-from holdout.audit.core import BoundsLens, bounds_lens
+from holdout.audit.engines.adaptive_lens import AUDIT_PARAMS, AdaptiveLens, adaptive_lens
+from holdout.audit.engines.core import BoundsLens, bounds_lens
 from holdout.predictions import Predictions
 from holdout.similarity.core import SimilaritySummary
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from holdout.audit.core import MAX_SEARCH_SIZE, selection_bits
+from holdout.audit.engines.core import MAX_SEARCH_SIZE, selection_bits
 from holdout.audit.errors import AuditError
 from holdout.audit.inputs import check_out_dir
 from holdout.audit.output import check_owned_out

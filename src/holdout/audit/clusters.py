@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from holdout.audit.engines.pairs_lens import PairsLens, _holm
 from holdout.audit.errors import AuditError
 from holdout.audit.evidence import Evidence
 from holdout.audit.lenses._common import FORM, accuracy_columns, pairs_columns
-from holdout.audit.pairs_lens import PairsLens, _holm
 from holdout.audit.readers.matrix import read_clusters_csv
 from holdout.stats.clustered import MIN_CLUSTERS_NORMAL
 from holdout.stats.ranks import rank_confidence_sets, tie_groups, tied_with_best

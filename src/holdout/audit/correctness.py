@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from holdout.audit.applicable import _adaptive_or_reason, _bounds_or_reason
-from holdout.audit.best_of import best_of_n_lens
-from holdout.audit.core import AuditError, RvwLens, SimilarityLens
+from holdout.audit.engines.best_of import best_of_n_lens
+from holdout.audit.engines.core import AuditError, RvwLens, SimilarityLens
+from holdout.audit.engines.pairs_lens import PairsLens, pairs_lens
 from holdout.audit.output import contamination_entry
-from holdout.audit.pairs_lens import PairsLens, pairs_lens
 from holdout.audit.report.verdicts import contamination_verdict
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.leaderboards import Contamination, CorrectnessError, CorrectnessMatrix, contamination, read_correctness

@@ -26,8 +26,8 @@ from holdout.audit.cli_checks import (
     typed_options,
 )
 from holdout.audit.clusters import clustered_result, item_clusters, refuse_for_tables
-from holdout.audit.core import AuditError
 from holdout.audit.correctness import contamination_of, correctness_result, load_correctness
+from holdout.audit.engines.core import AuditError
 from holdout.audit.inputs import check_input_path, check_memory, peek_shape
 from holdout.audit.options import add_leaderboard_arguments
 from holdout.audit.output import atomic_folder

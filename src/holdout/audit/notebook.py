@@ -20,8 +20,8 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from holdout.audit.core import selection_bits
 from holdout.audit.correctness import contamination_of, correctness_result
+from holdout.audit.engines.core import selection_bits
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.registry import LensOptions, lenses_for, run_lens
 from holdout.audit.result import AuditOptions, AuditResult

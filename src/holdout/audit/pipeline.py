@@ -9,10 +9,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from holdout.audit.aline_lens import read_unlabeled, write_aline
 from holdout.audit.cli_checks import audit_options, search_size
 from holdout.audit.clusters import clustered_result, item_clusters
-from holdout.audit.core import AuditError, align_models
+from holdout.audit.engines.aline_lens import read_unlabeled, write_aline
+from holdout.audit.engines.core import AuditError, align_models
 from holdout.audit.inputs import chance_warnings, check_memory, check_out_dir, peek_shape, user_input
 from holdout.audit.output import atomic_folder, check_owned_out
 from holdout.audit.readers.predictions import is_npz, load_predictions_input, new_set_args

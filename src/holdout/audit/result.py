@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from holdout.audit.engines.pairs_lens import PairsLens
 from holdout.audit.errors import AuditError, check_open_unit
-from holdout.audit.pairs_lens import PairsLens
 from holdout.audit.report import verdicts
 
 if TYPE_CHECKING:
-    from holdout.audit.adaptive_lens import AdaptiveLens
-    from holdout.audit.adversarial_lens import AdversarialLens
-    from holdout.audit.best_of import BestOfN
-    from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.audit.engines.adaptive_lens import AdaptiveLens
+    from holdout.audit.engines.adversarial_lens import AdversarialLens
+    from holdout.audit.engines.best_of import BestOfN
+    from holdout.audit.engines.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
     from holdout.items.summary import ItemReport
     from holdout.leaderboards.dates import Contamination
 

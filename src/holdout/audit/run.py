@@ -17,20 +17,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit.adaptive_lens import adaptive_summary, write_adaptive
-from holdout.audit.adversarial_lens import adversarial_lens, adversarial_summary, write_adversarial
 from holdout.audit.applicable import _adaptive_or_reason, _bounds_or_reason
-from holdout.audit.best_of import best_of_n_lens, best_of_n_summary, best_of_n_table
-from holdout.audit.core import (
+from holdout.audit.engines.adaptive_lens import adaptive_summary, write_adaptive
+from holdout.audit.engines.adversarial_lens import adversarial_lens, adversarial_summary, write_adversarial
+from holdout.audit.engines.best_of import best_of_n_lens, best_of_n_summary, best_of_n_table
+from holdout.audit.engines.core import (
     accuracy_lens,
     align_models,
     new_set_lens,
     rvw_lens,
     similarity_lens,
 )
+from holdout.audit.engines.pairs_lens import HEATMAP_MAX_MODELS, pairs_lens, write_pairs
 from holdout.audit.lenses.items import items_lens, items_summary, write_items
 from holdout.audit.output import atomic_folder, check_owned_out, contamination_entry
-from holdout.audit.pairs_lens import HEATMAP_MAX_MODELS, pairs_lens, write_pairs
 from holdout.audit.report import plots, verdicts
 from holdout.audit.result import LENSES, AuditOptions, AuditResult
 from holdout.plotting import figure_text, save_figure

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from holdout.audit.core import accuracy_lens
+from holdout.audit.engines.core import accuracy_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import accuracy_columns
 from holdout.audit.report.verdicts import accuracy_verdict

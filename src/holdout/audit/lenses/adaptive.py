@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from holdout.audit.adaptive_lens import AUDIT_PARAMS, adaptive_lens, adaptive_summary
+from holdout.audit.engines.adaptive_lens import AUDIT_PARAMS, adaptive_lens, adaptive_summary
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import as_predictions
 from holdout.audit.result import AuditOptions

@@ -3,7 +3,7 @@ translation of every test image (``options.translations``)."""
 
 from __future__ import annotations
 
-from holdout.audit.adversarial_lens import adversarial_lens, adversarial_verdict
+from holdout.audit.engines.adversarial_lens import adversarial_lens, adversarial_verdict
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.result import AuditOptions
 

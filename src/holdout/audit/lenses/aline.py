@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from holdout.audit.aline_lens import MIN_MODELS, degenerate_line
+from holdout.audit.engines.aline_lens import MIN_MODELS, degenerate_line
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.result import AuditOptions
 from holdout.contamination.aline import aline
@@ -17,7 +17,8 @@ __all__ = ["lens"]
 def lens(e: Evidence, options: AuditOptions) -> LensResult | None:
     """One row per model (original accuracy, the ALine-S and ALine-D estimates); None without
     predictions on both sets or with fewer models than the line needs; no rows and the reason in the
-    verdict where the agreement line is degenerate ([`degenerate_line`][holdout.audit.aline_lens.degenerate_line])."""
+    verdict where the agreement line is degenerate
+    ([`degenerate_line`][holdout.audit.engines.aline_lens.degenerate_line])."""
     new = e.new
     if e.predictions is None or new is None or new.answers is None or len(e.model_ids) < MIN_MODELS:
         return None

@@ -3,7 +3,7 @@ accurate model (``options.variants``) or each family's best (``options.families`
 
 from __future__ import annotations
 
-from holdout.audit.best_of import best_of_n_lens, best_of_n_table, best_of_n_verdict
+from holdout.audit.engines.best_of import best_of_n_lens, best_of_n_table, best_of_n_verdict
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.result import AuditOptions
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from holdout.audit.core import AuditError, bounds_lens, similarity_lens
+from holdout.audit.engines.core import AuditError, bounds_lens, similarity_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import as_predictions
 from holdout.audit.report.verdicts import bounds_verdict

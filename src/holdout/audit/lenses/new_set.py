@@ -4,7 +4,7 @@ Tables 1 and 4, Eq. 3, Figure 2)."""
 from __future__ import annotations
 
 from holdout.audit.accuracy_table import table_verdict
-from holdout.audit.core import align_models, new_set_lens
+from holdout.audit.engines.core import align_models, new_set_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.report.verdicts import new_set_verdict
 from holdout.audit.result import AuditOptions

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from holdout.audit.engines.pairs_lens import pairs_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import pairs_columns
-from holdout.audit.pairs_lens import pairs_lens
 from holdout.audit.report.verdicts import pairs_verdict
 from holdout.audit.result import AuditOptions
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from holdout.audit.core import similarity_lens
+from holdout.audit.engines.core import similarity_lens
 from holdout.audit.evidence import Evidence, LensResult
 from holdout.audit.lenses._common import as_predictions
 from holdout.audit.report.verdicts import similarity_verdict

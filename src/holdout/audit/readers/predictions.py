@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from holdout.audit.aline_lens import read_unlabeled
-from holdout.audit.core import AuditError, load_audit_predictions
+from holdout.audit.engines.aline_lens import read_unlabeled
+from holdout.audit.engines.core import AuditError, load_audit_predictions
 from holdout.audit.evidence import Evidence
 from holdout.audit.inputs import check_input_path, check_label_base, read_array_predictions
 from holdout.audit.safe_text import terminal_text

@@ -29,7 +29,7 @@ from holdout.cifar10_1.plots import plot_new_vs_original
 from holdout.plotting import figure_text, plain_log_axis
 
 if TYPE_CHECKING:
-    from holdout.audit.core import BoundsLens
+    from holdout.audit.engines.core import BoundsLens
 
 __all__ = [
     "MAX_ROWS",

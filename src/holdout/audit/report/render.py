@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from holdout.audit.adaptive_lens import adaptive_report_table
+from holdout.audit.engines.adaptive_lens import adaptive_report_table
 from holdout.audit.report import page
 from holdout.audit.report.page import Glance
 
@@ -298,7 +298,7 @@ def _lens_table(result: AuditResult, lens: str) -> str:
         dec = dict.fromkeys(("accuracy", "ci_low", "ci_high"), ACCURACY_DECIMALS)  # as the verdicts print them
         return page.table_html(acc, "Accuracy (%) per model, best first", "accuracy.csv", decimals=dec)
     if lens == "best_of_n" and result.best_of_n:
-        from holdout.audit.best_of import best_of_n_table
+        from holdout.audit.engines.best_of import best_of_n_table
 
         return page.table_html(best_of_n_table(result.best_of_n), "Each selected entry", "best_of_n.csv")
     if lens == "pairs" and result.pairs is not None:

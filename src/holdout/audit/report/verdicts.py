@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from holdout.audit.bounds_eps import K_CAP
+from holdout.audit.engines.bounds_eps import K_CAP
 
 if TYPE_CHECKING:
-    from holdout.audit.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
-    from holdout.audit.pairs_lens import PairsLens
+    from holdout.audit.engines.core import BoundsLens, NewSetLens, RvwLens, SimilarityLens
+    from holdout.audit.engines.pairs_lens import PairsLens
 
 __all__ = [
     "accuracy_verdict",
@@ -138,7 +138,7 @@ def accuracy_verdict(
     acc: pd.DataFrame, alpha: float, pairs: PairsLens | None = None, *, pass_rates: bool = False
 ) -> str:
     """Best model, the width of its interval, and how many models the paired test cannot tell apart
-    from it ([`pairs_lens`][holdout.audit.pairs_lens.pairs_lens]); the count of overlapping intervals
+    from it ([`pairs_lens`][holdout.audit.engines.pairs_lens.pairs_lens]); the count of overlapping intervals
     only as a conservative screen (overlapping marginal intervals are not a test of a difference)."""
     best = acc.iloc[0]
     overlap = int((acc["ci_high"] >= best["ci_low"]).sum()) - 1

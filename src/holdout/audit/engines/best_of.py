@@ -143,7 +143,7 @@ def _mean_similarity(values: np.ndarray) -> float:
 def family_results(
     values: np.ndarray, names: list[str], families: dict[str, list[str]], delta: float, pass_rates: bool
 ) -> tuple[BestOfN, ...]:
-    """One [`BestOfN`][holdout.audit.best_of.BestOfN] per family of at least 2 audited models, the
+    """One [`BestOfN`][holdout.audit.engines.best_of.BestOfN] per family of at least 2 audited models, the
     similarity measured among them, the inflation resampled from their results."""
     pos = {m: i for i, m in enumerate(names)}
     out = []

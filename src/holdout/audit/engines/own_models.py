@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from holdout.audit.core import (
+from holdout.audit.engines.core import (
     AuditError,
     accuracy_lens,
     align_models,
@@ -47,7 +47,7 @@ PVALUE_COLUMNS = ("model", "set", "aeg", "sample_size", "p_value")
 
 
 def parse_search_name(name: str) -> tuple[int, int]:
-    """``m012@e040`` -> (12, 40); anything else raises [`AuditError`][holdout.audit.own_models.AuditError]."""
+    """``m012@e040`` -> (12, 40); anything else raises [`AuditError`][holdout.audit.engines.own_models.AuditError]."""
     match = SEARCH_NAME.match(name)
     if match is None:
         raise AuditError(f"model name {name!r} is not of the form m<index:03d>@e<epoch:03d>")

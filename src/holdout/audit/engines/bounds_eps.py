@@ -5,7 +5,7 @@ every one of my models' test accuracies, with probability 1 - delta? Under each 
 et al. (2019), the union bound (2), the similarity bound (3)+(8) and the naive-Bayes bound (A1),
 that is the smallest eps whose failure probability for k = K models is at most delta. The same
 bounds also give the number of models the test set supports at a few standard eps
-([`supported_models`][holdout.audit.bounds_eps.supported_models]). The eps search itself is
+([`supported_models`][holdout.audit.engines.bounds_eps.supported_models]). The eps search itself is
 [`holdout.bounds.eps`][holdout.bounds.eps] (re-exported here: ``eps_needed``, ``smallest_eps``,
 ``EpsNeeded``, ``K_CAP``).
 """

@@ -217,7 +217,7 @@ def _positions(names: pd.Series, position: dict[str, int]) -> np.ndarray:
 
 def write_pairs(lens: PairsLens, out: Path, label: str, *, all_pairs: bool = False) -> dict[str, Path]:
     """``ranks.csv`` (beside the rank figure, every model), ``pairs.csv`` (beside the heatmap when
-    K <= 50: every pair; beyond, the pairs of [`report_pairs`][holdout.audit.pairs_lens.report_pairs]
+    K <= 50: every pair; beyond, the pairs of [`report_pairs`][holdout.audit.engines.pairs_lens.report_pairs]
     unless ``all_pairs``) and the figures; returns name -> PNG."""
     out = Path(out)
     figs = {"rank_intervals": out / "rank_intervals.png"}

@@ -85,7 +85,7 @@ def _skipped(why: str) -> dict:
 def write_aline(original: Predictions, new: np.ndarray, new_labels: np.ndarray | None, folder: Path) -> dict:
     """``aline.csv`` in ``folder`` and the ``aline`` entry of ``summary.json`` (returned); no file
     and the reason (``skipped``) where the line cannot be fitted
-    ([`degenerate_line`][holdout.audit.aline_lens.degenerate_line])."""
+    ([`degenerate_line`][holdout.audit.engines.aline_lens.degenerate_line])."""
     why = degenerate_line(original, new)
     if why is not None:
         return _skipped(why)

@@ -2,20 +2,19 @@
 
 One pure function per lens, each returning a frozen dataclass or a DataFrame:
 
-* [`accuracy_lens`][holdout.audit.core.accuracy_lens]: accuracy with exact Clopper-Pearson intervals (Recht et al. 2018,
-  Sec. 3.2).
-* [`new_set_lens`][holdout.audit.core.new_set_lens]: on a second, newer test set: gap, Delta rank, error ratio and the
-  least-squares line of new on original accuracy with its band (Recht et al. Table 1, Table 4,
+* [`accuracy_lens`][holdout.audit.engines.core.accuracy_lens]: accuracy with exact Clopper-Pearson intervals
+  (Recht et al. 2018, Sec. 3.2).
+* [`new_set_lens`][holdout.audit.engines.core.new_set_lens]: on a second, newer test set: gap, Delta rank, error
+  ratio and the least-squares line of new on original accuracy with its band (Recht et al. Table 1, Table 4,
   Eq. 3 and Figure 2).
-* [`similarity_lens`][holdout.audit.core.similarity_lens]: pairwise similarity against the independent-errors baseline,
-  the
-  greedy upper bound on the similarity covering number N_eta, the difficulty distribution
+* [`similarity_lens`][holdout.audit.engines.core.similarity_lens]: pairwise similarity against the
+  independent-errors baseline, the greedy upper bound on the similarity covering number N_eta, the difficulty distribution
   (Mania et al. 2019, Sec. 5.1, Definition 1, Fig. 1a, Fig. 4).
-* [`bounds_lens`][holdout.audit.core.bounds_lens]: how many models the test set supports at (eps, delta) under the union
-  bound (2), the similarity bound (3)+(8) and the naive-Bayes bound (A1) of Mania et al., at the
+* [`bounds_lens`][holdout.audit.engines.core.bounds_lens]: how many models the test set supports at (eps, delta)
+  under the union bound (2), the similarity bound (3)+(8) and the naive-Bayes bound (A1) of Mania et al., at the
   measured n, mean accuracy and mean similarity, against the K the user evaluated.
-* [`rvw_lens`][holdout.audit.core.rvw_lens]: Rip van Winkle's Razor (Arora & Zhang 2021, Theorem 3.1) on the selected
-  model.
+* [`rvw_lens`][holdout.audit.engines.core.rvw_lens]: Rip van Winkle's Razor (Arora & Zhang 2021, Theorem 3.1) on
+  the selected model.
 
 Accuracies, gaps and errors in the tables are in percent (as in the papers); the dataclasses
 hold fractions where the bound formulas take fractions (error rates, similarity, eps).
@@ -30,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from holdout.audit.bounds_eps import EPS_FOR_MODELS, EpsNeeded, SupportedModels, eps_needed, supported_models
+from holdout.audit.engines.bounds_eps import EPS_FOR_MODELS, EpsNeeded, SupportedModels, eps_needed, supported_models
 from holdout.audit.errors import MAX_SEARCH_SIZE, AuditError, check_open_unit
 from holdout.bounds.study import testable_model_counts
 from holdout.cifar10_1.recht import table1, table4
@@ -87,7 +86,7 @@ def load_audit_predictions(
     ``.npz``: the [`holdout.predictions`][holdout.predictions] format (labels inside; ``labels``, when given, must
     equal them). ``.csv`` / ``.npy``: the user layouts of
     [`holdout.data.convert_user_predictions`][holdout.data.convert_user_predictions]
-    (``labels`` required). Every problem raises [`AuditError`][holdout.audit.core.AuditError] naming the file.
+    (``labels`` required). Every problem raises [`AuditError`][holdout.audit.engines.core.AuditError] naming the file.
     """
     path = Path(path)
     try:
@@ -115,7 +114,7 @@ def load_audit_predictions(
 def align_models(original: Predictions, new: Predictions, source: str) -> Predictions:
     """``new`` reordered to the models of ``original``; the two must hold the same model names
     ([`holdout.predictions.align_models`][holdout.predictions.align_models], its error as
-    [`AuditError`][holdout.audit.core.AuditError])."""
+    [`AuditError`][holdout.audit.engines.core.AuditError])."""
     try:
         return _align_models(original, new, source)
     except PredictionsError as exc:
@@ -311,7 +310,7 @@ def selection_bits(description: str | Path | None = None, search_size: int | Non
     ``description``: a description file in the [`holdout.rvw.description_length`][holdout.rvw.description_length]
     format;
     ``search_size`` G: the model is the best of configurations drawn from a grid of G, named by
-    its index, ceil(log2 G) bits. Both: their sum. Neither: [`AuditError`][holdout.audit.core.AuditError].
+    its index, ceil(log2 G) bits. Both: their sum. Neither: [`AuditError`][holdout.audit.engines.core.AuditError].
     """
     if description is None and search_size is None:
         raise AuditError("the Rip van Winkle lens needs --rvw-description FILE or --search-size G")
@@ -366,7 +365,7 @@ def rvw_lens(
     selected: str | None = None,
 ) -> RvwLens:
     """RvW bound for ``selected`` (default: the most accurate row of
-    [`accuracy_lens`][holdout.audit.core.accuracy_lens])."""
+    [`accuracy_lens`][holdout.audit.engines.core.accuracy_lens])."""
     delta = check_open_unit("delta", delta)
     if bits > C:
         raise AuditError(f"the description has {bits} bits, more than C = {C:g} (raise --rvw-C)")
