@@ -32,7 +32,8 @@ The run ([`holdout.audit.run`][holdout.audit.run])
 Also importable from here, as before: ``accuracy_lens``, ``new_set_lens``, ``similarity_lens``,
 ``bounds_lens``, ``rvw_lens``, ``selection_bits``, ``load_audit_predictions``
 ([`holdout.audit.engines.core`][holdout.audit.engines.core]). The command line:
-[`holdout.audit.cli`][holdout.audit.cli]; the workflow's own models: [`holdout.audit.engines.own_models`][holdout.audit.engines.own_models].
+[`holdout.audit.cli`][holdout.audit.cli]; the workflow's own models:
+[`holdout.audit.engines.own_models`][holdout.audit.engines.own_models].
 The audit is built on the studies; no study imports it. Nothing here imports torch.
 """
 

@@ -4,7 +4,8 @@ Runs [`holdout.adaptive.study.run_study`][holdout.adaptive.study.run_study] on t
 attacks, mechanisms and Section 4 bound as ``results/adaptive/``):
 [`adaptive_lens`][holdout.audit.engines.adaptive_lens.adaptive_lens] computes,
 [`write_adaptive`][holdout.audit.engines.adaptive_lens.write_adaptive] writes ``adaptive/table.csv``, ``table.md``,
-``overfit.png/.pdf/.csv`` and ``summary.json`` under the audit's output folder, and the report gets a section with the figure.
+``overfit.png/.pdf/.csv`` and ``summary.json`` under the audit's output folder, and the report gets a section with
+the figure.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ One pure function per lens, each returning a frozen dataclass or a DataFrame:
   ratio and the least-squares line of new on original accuracy with its band (Recht et al. Table 1, Table 4,
   Eq. 3 and Figure 2).
 * [`similarity_lens`][holdout.audit.engines.core.similarity_lens]: pairwise similarity against the
-  independent-errors baseline, the greedy upper bound on the similarity covering number N_eta, the difficulty distribution
-  (Mania et al. 2019, Sec. 5.1, Definition 1, Fig. 1a, Fig. 4).
+  independent-errors baseline, the greedy upper bound on the similarity covering number N_eta, the difficulty
+  distribution (Mania et al. 2019, Sec. 5.1, Definition 1, Fig. 1a, Fig. 4).
 * [`bounds_lens`][holdout.audit.engines.core.bounds_lens]: how many models the test set supports at (eps, delta)
   under the union bound (2), the similarity bound (3)+(8) and the naive-Bayes bound (A1) of Mania et al., at the
   measured n, mean accuracy and mean similarity, against the K the user evaluated.
