@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parents[2]
 AUDIT = REPO / "src" / "holdout" / "audit"
 PREDS, LABELS = REPO / "config/examples/user_predictions.csv", REPO / "config/examples/user_labels.npy"
 #: the longest chain of imports between the audit's own modules: 6 measured (17 before the readers /
-#: lenses / report layout), e.g. holdout.audit -> notebook -> correctness -> applicable -> core -> bounds_eps
+#: lenses / report layout), e.g. holdout.audit -> notebook -> correctness -> applicable -> engines.core ->
+#: engines.bounds_eps
 MAX_DEPTH = 6
 
 
