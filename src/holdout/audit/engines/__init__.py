@@ -1,9 +1,11 @@
 """The computation behind the audit's lenses: the modules that compute a lens's numbers.
 
 The lens modules of [`holdout.audit.lenses`][holdout.audit.lenses] (one per lens, picked by the
-[registry][holdout.audit.registry]), ``run.py`` and the correctness audit call these; none of them
-parses the command line, reads an input file kind or renders the report (that is ``readers/``,
-``report/`` and the ``*_cli`` modules beside this package).
+[registry][holdout.audit.registry]), ``run.py``, ``correctness.py`` and the report call these. What
+parses the command line, reads an input kind or renders the report lives beside this package
+(``readers/``, ``report/``, ``parser.py``, the ``*_cli`` modules); a few engines also keep the small
+helpers of their own lens (``core.load_audit_predictions``, ``aline_lens.read_unlabeled``, the
+``write_*`` functions of a lens's own files).
 
 - ``core``: accuracy, new set, similarity, bounds and Rip van Winkle's Razor lenses (Recht et al.
   2018, Mania et al. 2019, Arora & Zhang 2021).
