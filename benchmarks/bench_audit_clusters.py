@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_eval_stats import DATA, LCB, REPO, SWE, _cpu_name  # noqa: E402
+from bench_eval_stats import DATA, LCB, REPO, SWE  # noqa: E402
+from bench_workflow import cpu_name  # noqa: E402
 
 from holdout.audit.cli import main as audit  # noqa: E402
 
@@ -97,7 +98,7 @@ def main() -> None:
             "clustered by contest date, against the same audit without clusters; from the data mirror",
             "command": "PYTHONPATH=src python benchmarks/bench_audit_clusters.py --docs",
             "date": datetime.date.today().isoformat(),
-            "machine": {"cpu": _cpu_name(), "cores": os.cpu_count()},
+            "machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
             "load": f"load average {load:.1f} at start",
             "swebench": swebench(Path(tmp)),
             "livecodebench": livecodebench(Path(tmp)),

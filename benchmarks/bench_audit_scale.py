@@ -19,7 +19,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_workflow import cpu_name  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -46,16 +46,6 @@ def synthetic(k: int, n: int, classes: int = 10, seed: int = 0) -> tuple[np.ndar
             wrong, (labels + 1 + rng.integers(0, classes - 1, (s.size, n))) % classes, labels
         )
     return preds, labels
-
-
-def _cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def _estimate(src: Path, k: int, n: int) -> int:
@@ -109,14 +99,14 @@ def main() -> None:
     ap.add_argument("--record", help="add the run to docs/measurements/audit_scale.json under this name")
     args = ap.parse_args()
     load = os.getloadavg()[0]
-    print(f"{_cpu_name()}, {os.cpu_count()} CPUs, load average {load:.2f} before the run")
+    print(f"{cpu_name()}, {os.cpu_count()} CPUs, load average {load:.2f} before the run")
     r = run(args.models, args.n, args.lenses, args.extra.split(), args.src)
     r["load"] = f"load average {load:.1f} at start, {os.getloadavg()[0]:.1f} at the end"
     print(json.dumps(r, indent=2))
     if args.record:
         path = REPO / "docs" / "measurements" / "audit_scale.json"
         data = json.loads(path.read_text()) if path.is_file() else {"what": __doc__.splitlines()[0], "runs": {}}
-        machine = {"cpu": _cpu_name(), "cores": os.cpu_count()}
+        machine = {"cpu": cpu_name(), "cores": os.cpu_count()}
         today = datetime.date.today().isoformat()
         data["runs"][args.record] = r | {"date": today, "machine": machine}
         data |= {"date": today, "machine": machine, "load": r["load"], "command": " ".join(sys.argv)}

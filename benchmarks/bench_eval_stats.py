@@ -16,12 +16,12 @@ import datetime
 import io
 import json
 import os
-import platform
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from bench_workflow import cpu_name  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("HOLDOUT_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -29,14 +29,6 @@ SWE = DATA / "anchors/swebench/swebench_verified_resolved_matrix.csv"
 LCB = DATA / "livecodebench/src/mocks/performances_generation.json"
 LMEVAL = "evallogs/lmeval_asdiv_llama3/results/{}/meta-llama__Meta-Llama-3-8B-Instruct/samples_asdiv_{}.jsonl"
 HELM = "evallogs/helm_safety_bbq/runs/v4/bbq:subject=all,method=multiple_choice_joint,model={}"
-
-
-def _cpu_name() -> str:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown CPU"
 
 
 def _ratios(values: np.ndarray, clusters: np.ndarray) -> dict[str, float]:
@@ -146,7 +138,7 @@ def main() -> None:
         "planning mode and holdout compare on real lm-eval and HELM runs, all from the data mirror",
         "command": "PYTHONPATH=src python benchmarks/bench_eval_stats.py --docs",
         "date": datetime.date.today().isoformat(),
-        "machine": {"cpu": _cpu_name(), "cores": os.cpu_count()},
+        "machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
         "load": f"load average {load:.1f} at start",
         "swebench": swebench(),
         "livecodebench": livecodebench(),

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -36,6 +35,8 @@ import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+
+from bench_workflow import cpu_name  # noqa: E402
 
 from holdout.leaderboards import accuracy_table_audit  # noqa: E402
 
@@ -59,15 +60,6 @@ def timed_command(cmd: list[str]) -> dict[str, float]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {"wall_s": round(wall, 2), "cpu_s": round(cpu, 2)}
-
-
-def cpu_model() -> str:
-    """The CPU's model name (Linux), else the platform's machine type."""
-    try:
-        lines = Path("/proc/cpuinfo").read_text().splitlines()
-        return next(line.split(":", 1)[1].strip() for line in lines if line.startswith("model name"))
-    except (OSError, StopIteration):
-        return platform.machine()
 
 
 def timm_table(mirror: Path) -> pd.DataFrame:
@@ -109,7 +101,7 @@ def main() -> None:
     mirror = Path(os.environ.get("HOLDOUT_SHARED_DATA", REPO.parent / "shared" / "data"))
     out: dict[str, object] = {
         "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{cpu_model()}, {os.cpu_count()} cores",
+        "machine": f"{cpu_name()}, {os.cpu_count()} cores",
         "load_average_1min": os.getloadavg()[0],
         "models": args.models,
         "items": args.items,

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import sys
 import tempfile
@@ -28,6 +27,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+
+from bench_workflow import cpu_name  # noqa: E402
 
 from holdout.logs import read_lmeval  # noqa: E402
 
@@ -73,16 +74,6 @@ def write_mmlu_pro_like(path: Path, mb: float, seed: int = 0) -> int:
             fh.write(line)
             size, i = size + len(line.encode("utf-8")), i + 1
     return i
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return " ".join(line.split(":", 1)[1].split()[:3])
-    except OSError:
-        pass
-    return platform.machine()
 
 
 def measure(path: Path) -> dict[str, object]:
@@ -132,7 +123,7 @@ def main() -> None:
             f"({res['rows']:,} rows): MB per CPU second of the reading process, one core",
             "command": f"PYTHONPATH=src python benchmarks/bench_logs.py --mb {args.mb:g} --docs",
             "date": time.strftime("%Y-%m-%d"),
-            "machine": {"cpu": _cpu_model(), "cores": os.cpu_count()},
+            "machine": {"cpu": " ".join(cpu_name().split()[:3]), "cores": os.cpu_count()},
             "load": load + (f"; {args.load_note}" if args.load_note else ""),
             **res,
         }

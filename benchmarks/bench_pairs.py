@@ -24,7 +24,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import resource
 import sys
 import tempfile
@@ -35,6 +34,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+
+from bench_workflow import cpu_name  # noqa: E402
 
 from holdout.audit.engines.pairs_lens import pairs_lens, write_pairs  # noqa: E402
 from holdout.stats.paired import pairs_memory_bytes  # noqa: E402
@@ -51,16 +52,6 @@ def synthetic_leaderboard(k: int, n: int, seed: int = 0) -> np.ndarray:
 def _cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
-
-
-def _cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def _leaderboard(values: np.ndarray, names: list[str], resamples: int) -> dict[str, object]:
@@ -122,7 +113,7 @@ def _write_leaderboards(resamples: int) -> None:
         "pass@1) and SWE-bench Verified (134 x 500) from the data mirror",
         "command": "PYTHONPATH=src python benchmarks/bench_pairs.py --leaderboards",
         "date": datetime.date.today().isoformat(),
-        "machine": {"cpu": _cpu_name(), "cores": os.cpu_count()},
+        "machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
         "load": f"load average {load:.1f} at start",
         **_mirror_leaderboards(resamples),
     }
@@ -148,7 +139,7 @@ def main() -> None:
         return
     k, n = args.models, args.n
     load_before = os.getloadavg()[0]
-    print(f"{_cpu_name()}, {os.cpu_count()} CPUs, load average {load_before:.2f} before the run")
+    print(f"{cpu_name()}, {os.cpu_count()} CPUs, load average {load_before:.2f} before the run")
     print(f"memory bound said before the work: {pairs_memory_bytes(k, n) / 2**30:.2f} GiB")
     x = synthetic_leaderboard(k, n)
     names = [f"model_{i:04d}" for i in range(k)]
@@ -173,7 +164,7 @@ def main() -> None:
         "figure",
         "command": "PYTHONPATH=src python benchmarks/bench_pairs.py --docs",
         "date": datetime.date.today().isoformat(),
-        "machine": {"cpu": _cpu_name(), "cores": os.cpu_count()},
+        "machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
         "load": f"load average {load_before:.1f} at start, {load_after:.1f} at the end" + _SHARED * (load_before > 2.5),
         "models": k,
         "items": n,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -30,6 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_workflow import cpu_name  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -71,11 +71,7 @@ def timed_command(cmd: list[str]) -> dict[str, float]:
 
 
 def machine() -> dict[str, object]:
-    model = next(
-        (ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines() if "model name" in ln),
-        platform.processor(),
-    )
-    return {"cpu": model, "cores": os.cpu_count()}
+    return {"cpu": cpu_name(), "cores": os.cpu_count()}
 
 
 def main() -> None:

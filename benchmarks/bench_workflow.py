@@ -165,16 +165,20 @@ def per_study(rows: list[dict[str, object]]) -> dict[str, dict[str, float]]:
     return dict(sorted(out.items(), key=lambda kv: -kv[1]["job_cpu_s"]))
 
 
-def machine() -> dict[str, object]:
-    """CPU model, visible cores and the oneDNN ISA cap of this run."""
-    model = platform.processor()
+def cpu_name() -> str:
+    """The CPU's model name from /proc/cpuinfo (Linux), else what ``platform`` says (every benchmark's stamp)."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def machine() -> dict[str, object]:
+    """CPU model, visible cores and the oneDNN ISA cap of this run."""
+    model = cpu_name()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return {"cpu": model, "cores": cores, "ONEDNN_MAX_CPU_ISA": os.environ.get("ONEDNN_MAX_CPU_ISA", "unset")}
 

@@ -18,7 +18,6 @@ import argparse
 import datetime as dt
 import json
 import os
-import platform
 import resource
 import sys
 import time
@@ -28,6 +27,9 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "benchmarks"))  # bench_workflow.cpu_name
+
+from bench_workflow import cpu_name  # noqa: E402
 
 from holdout.audit.lenses.items import items_lens  # noqa: E402
 from holdout.data.core import convert_imagenet_testbed  # noqa: E402
@@ -120,16 +122,6 @@ def large(k: int = 2000, n: int = 20_000) -> dict:
     }
 
 
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def _nan_to_none(x):
     if isinstance(x, dict):
         return {k: _nan_to_none(v) for k, v in x.items()}
@@ -155,7 +147,7 @@ def main() -> None:
         "what": "the item screen (holdout.items) on published reviews, and on the ImageNet testbed",
         "command": "PYTHONPATH=src python benchmarks/itemquality/published_checks.py" + " --large" * args.large,
         "date": now.strftime("%Y-%m-%d"),
-        "machine": {"cpu": _cpu(), "cores": os.cpu_count()},
+        "machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
         "method": "weighted_agreement",
         "flag_rule": "suspect score > 0 and >= 80% of answering models give the proposed answer",
         "reviewed": reviewed_checks(args.mirror),
